@@ -1,0 +1,157 @@
+package io.layoutbench.api.backend;
+
+import io.layoutbench.api.metrics.RequestMetrics;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Collection;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.stream.Stream;
+
+/**
+ * The few operations an object store has: put, ranged and whole reads, size, list by prefix, delete.
+ *
+ * <p>Keys are relative to the backend's root (a bucket prefix, a directory), use {@code /} as separator and are
+ * checked with {@link ObjectKeys#check(String)}. Backends are opened from a URI with
+ * {@link ObjectBackends#open(String)}.
+ *
+ * <p><b>Ranged reads are the hot path.</b> {@link #readRangeAsync} returns a read-only buffer holding exactly the
+ * range, filled once from the store with no further copies; a range that ends past the object fails with
+ * {@link RangeNotSatisfiableException} naming key, range and size. A zero-length range at or before the end is
+ * legal and returns an empty buffer.
+ *
+ * <p><b>Thread safety:</b> implementations are thread-safe; many readers may share one backend.
+ * <b>Errors</b> are {@link StorageException}s: {@link ObjectNotFoundException}, {@link AccessDeniedException},
+ * {@link TransientStorageException}; asynchronous methods complete exceptionally with them.
+ * <b>Writes are atomic</b>: a reader sees the old object, or none, until {@code put} returns.
+ *
+ * <pre>{@code
+ * try (ObjectBackend backend = ObjectBackends.open("file:/data/imagenet")) {
+ *     backend.put("hello.txt", "hello".getBytes(StandardCharsets.UTF_8));
+ *     ByteBuffer ell = backend.readRange("hello.txt", ByteRange.of(1, 3));   // "ell"
+ * }
+ * }</pre>
+ */
+public interface ObjectBackend extends AutoCloseable {
+
+    /** The URI this backend was opened from, with no credentials in it. */
+    URI uri();
+
+    /**
+     * Reads {@code range} of the object {@code key}.
+     *
+     * @return a future of a read-only buffer whose remaining bytes are exactly the range
+     */
+    CompletableFuture<ByteBuffer> readRangeAsync(String key, ByteRange range);
+
+    /**
+     * The object's size in bytes.
+     *
+     * @throws ObjectNotFoundException if there is no such object
+     */
+    long size(String key);
+
+    /**
+     * Stores {@code length} bytes read from {@code data} as the object {@code key}, replacing any object of that
+     * name. The object appears whole or not at all. The stream is read to {@code length} bytes, not closed.
+     *
+     * @throws StorageException if the stream ends before {@code length} bytes, naming the key and both counts
+     */
+    void put(String key, InputStream data, long length);
+
+    /**
+     * The objects whose keys start with {@code prefix}, in ascending key order, paged lazily. Close the stream
+     * (try-with-resources) when it is not read to the end. An empty prefix lists everything.
+     */
+    Stream<ObjectInfo> list(String prefix);
+
+    /** Deletes the object {@code key}; deleting a missing object is not an error (as on S3). */
+    void delete(String key);
+
+    /**
+     * A view of this backend that shares its connections and state but counts requests into {@code metrics}.
+     * Closing the view does not close this backend.
+     */
+    ObjectBackend withMetrics(RequestMetrics metrics);
+
+    /** Blocking {@link #readRangeAsync}: waits, and rethrows the {@link StorageException} it failed with. */
+    default ByteBuffer readRange(String key, ByteRange range) {
+        return await(readRangeAsync(key, range));
+    }
+
+    /** Reads the whole object. The default asks for its size, then reads one range; backends may do better. */
+    default CompletableFuture<ByteBuffer> readAllAsync(String key) {
+        try {
+            return readRangeAsync(key, ByteRange.of(0, size(key)));
+        } catch (StorageException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    /** Blocking {@link #readAllAsync}. */
+    default ByteBuffer readAll(String key) {
+        return await(readAllAsync(key));
+    }
+
+    /** Stores {@code data} as the object {@code key}. */
+    default void put(String key, byte[] data) {
+        put(key, new java.io.ByteArrayInputStream(data), data.length);
+    }
+
+    /** Stores the file at {@code file} as the object {@code key}; large files are streamed, not loaded. */
+    default void put(String key, Path file) {
+        try (InputStream in = Files.newInputStream(file)) {
+            put(key, in, Files.size(file));
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot read " + file + " to store it as " + key, e);
+        }
+    }
+
+    /** Whether the object exists. */
+    default boolean exists(String key) {
+        try {
+            size(key);
+            return true;
+        } catch (ObjectNotFoundException e) {
+            return false;
+        }
+    }
+
+    /** Deletes every key in {@code keys}; backends with batch delete do it in fewer requests. */
+    default void deleteAll(Collection<String> keys) {
+        keys.forEach(this::delete);
+    }
+
+    /** Releases connections and threads. Views from {@link #withMetrics} stop working once this is closed. */
+    @Override
+    void close();
+
+    /**
+     * Waits for {@code future} and rethrows the unchecked exception it failed with, unwrapped from
+     * {@link CompletionException}.
+     */
+    static <T> T await(CompletableFuture<T> future) {
+        try {
+            return future.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new StorageException("Interrupted while waiting for a storage operation", e);
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof RuntimeException runtime) {
+                throw runtime;
+            }
+            if (cause instanceof Error error) {
+                throw error;
+            }
+            throw new StorageException("Storage operation failed: " + cause, cause);
+        }
+    }
+}

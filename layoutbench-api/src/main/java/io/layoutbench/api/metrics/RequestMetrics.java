@@ -1,0 +1,55 @@
+package io.layoutbench.api.metrics;
+
+/**
+ * Receives counts from where the bytes flow: a backend calls it when a request starts, when its first byte
+ * arrives, as body bytes are consumed, and on retries and failures. Injected into backends with
+ * {@code ObjectBackend.withMetrics}; never global.
+ *
+ * <p>Implementations must be thread-safe and cheap: they are called on I/O threads, once per buffer received.
+ *
+ * <pre>{@code
+ * QueryMetrics metrics = new QueryMetrics();
+ * try (ObjectBackend counted = backend.withMetrics(metrics)) {
+ *     counted.readRange("a.jpg", ByteRange.of(0, 100));
+ * }
+ * System.out.println(metrics.snapshot().bytesReceived());
+ * }</pre>
+ */
+public interface RequestMetrics {
+
+    /** Metrics that count nothing. */
+    RequestMetrics NONE = new RequestMetrics() {
+        @Override
+        public void onRequestStarted(RequestKind kind) {
+        }
+
+        @Override
+        public void onFirstByte(RequestKind kind, long nanosSinceStart) {
+        }
+
+        @Override
+        public void onBytesReceived(RequestKind kind, long bytes) {
+        }
+    };
+
+    /** A request was sent (a retry counts again, and is also reported through {@link #onRetry}). */
+    void onRequestStarted(RequestKind kind);
+
+    /** The first byte of a response arrived {@code nanosSinceStart} after the request was sent. */
+    void onFirstByte(RequestKind kind, long nanosSinceStart);
+
+    /** {@code bytes} body bytes were consumed from a response. */
+    void onBytesReceived(RequestKind kind, long bytes);
+
+    /** {@code bytes} body bytes were sent in a request (uploads). */
+    default void onBytesSent(RequestKind kind, long bytes) {
+    }
+
+    /** A failed request is being retried. */
+    default void onRetry(RequestKind kind) {
+    }
+
+    /** A request failed for good (after any retries). */
+    default void onRequestFailed(RequestKind kind) {
+    }
+}
