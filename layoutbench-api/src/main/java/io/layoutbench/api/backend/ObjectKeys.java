@@ -55,8 +55,9 @@ public final class ObjectKeys {
     }
 
     /**
-     * Returns {@code prefix} if it is a valid listing prefix: empty, or a key prefix with no {@code .}/{@code ..}
-     * segment and no leading {@code /}.
+     * Returns {@code prefix} if it is a valid listing prefix: empty, or the start of some valid key. So it has no
+     * leading {@code /} and no empty, {@code .} or {@code ..} segment before its last {@code /}; its last, partial
+     * segment may be {@code .} or {@code ..}, the start of {@code .hidden} or {@code ..x}.
      */
     public static String checkPrefix(String prefix) {
         if (prefix == null) {
@@ -65,8 +66,10 @@ public final class ObjectKeys {
         if (prefix.isEmpty()) {
             return prefix;
         }
-        // A prefix may end in '/' or in a partial segment: check it as a key with a harmless last segment.
-        check(prefix.endsWith("/") ? prefix + "x" : prefix);
+        // A prefix may end in '/' or in a partial segment: check the shortest key that could start with it.
+        // A prefix of the maximum length can only match itself, so it must be a whole key.
+        boolean roomForMore = prefix.getBytes(StandardCharsets.UTF_8).length < MAX_KEY_BYTES;
+        check(roomForMore ? prefix + "x" : prefix);
         return prefix;
     }
 

@@ -1,0 +1,92 @@
+package io.layoutbench.api.layout;
+
+import static java.util.Objects.requireNonNull;
+
+import io.layoutbench.api.network.NetworkProfile;
+import io.layoutbench.api.network.NetworkProfiles;
+
+/**
+ * How to run one query: retrieval mode, how many requests may be in flight, result order, and how to decide when
+ * two byte ranges of one object are worth reading as one request. Each query counts its own requests and bytes;
+ * read them from {@link SampleStream#stats()}.
+ *
+ * <p>The coalescing gap, unless set explicitly, is derived from {@link #network()} and {@link #objective()}: for
+ * {@link Objective#TIME} it is first-byte latency x per-connection bandwidth (reading through a smaller gap is
+ * faster than a new request); for {@link Objective#COST} it is the GET price over the transfer price per byte.
+ *
+ * <pre>{@code
+ * QueryOptions options = QueryOptions.defaults()
+ *         .withMode(RetrievalMode.PAPER)
+ *         .withMaxConcurrency(16)
+ *         .withNetwork(NetworkProfiles.get("c5.large"));
+ * }</pre>
+ *
+ * @param mode             paper or optimized retrieval
+ * @param maxConcurrency   requests in flight at most, at least 1 (default 64)
+ * @param order            dataset order (default) or completion order
+ * @param coalesceGapBytes in optimized mode, two ranges of one object at most this far apart are read as one
+ *                         request; {@link #DERIVED_GAP} derives it from the network and objective (default)
+ * @param network          the network the client sits on, for derived settings (default t3.medium)
+ * @param objective        what optimized retrieval minimises (default time)
+ */
+public record QueryOptions(RetrievalMode mode, int maxConcurrency, ResultOrder order, long coalesceGapBytes,
+        NetworkProfile network, Objective objective) {
+
+    /** Requests in flight by default. */
+    public static final int DEFAULT_MAX_CONCURRENCY = 64;
+
+    /** {@link #coalesceGapBytes} value that derives the gap from the network and objective. */
+    public static final long DERIVED_GAP = -1;
+
+    /** What optimized retrieval minimises when it trades bytes for requests. */
+    public enum Objective {
+        /** Wall time: merge ranges when reading the gap is faster than another request's first-byte latency. */
+        TIME,
+        /** Dollars: merge ranges when transferring the gap costs less than another GET. */
+        COST
+    }
+
+    public QueryOptions {
+        requireNonNull(mode, "mode is null");
+        requireNonNull(order, "order is null");
+        requireNonNull(network, "network is null");
+        requireNonNull(objective, "objective is null");
+        if (maxConcurrency < 1) {
+            throw new IllegalArgumentException("maxConcurrency must be >= 1, got " + maxConcurrency);
+        }
+        if (coalesceGapBytes < DERIVED_GAP) {
+            throw new IllegalArgumentException("coalesceGapBytes must be >= 0, or -1 to derive it; got "
+                    + coalesceGapBytes);
+        }
+    }
+
+    /** Optimized mode, 64 requests in flight, dataset order, gap derived for time on t3.medium. */
+    public static QueryOptions defaults() {
+        return new QueryOptions(RetrievalMode.OPTIMIZED, DEFAULT_MAX_CONCURRENCY, ResultOrder.DATASET, DERIVED_GAP,
+                NetworkProfiles.T3_MEDIUM, Objective.TIME);
+    }
+
+    public QueryOptions withMode(RetrievalMode newMode) {
+        return new QueryOptions(newMode, maxConcurrency, order, coalesceGapBytes, network, objective);
+    }
+
+    public QueryOptions withMaxConcurrency(int newMaxConcurrency) {
+        return new QueryOptions(mode, newMaxConcurrency, order, coalesceGapBytes, network, objective);
+    }
+
+    public QueryOptions withOrder(ResultOrder newOrder) {
+        return new QueryOptions(mode, maxConcurrency, newOrder, coalesceGapBytes, network, objective);
+    }
+
+    public QueryOptions withCoalesceGapBytes(long newGap) {
+        return new QueryOptions(mode, maxConcurrency, order, newGap, network, objective);
+    }
+
+    public QueryOptions withNetwork(NetworkProfile newNetwork) {
+        return new QueryOptions(mode, maxConcurrency, order, coalesceGapBytes, newNetwork, objective);
+    }
+
+    public QueryOptions withObjective(Objective newObjective) {
+        return new QueryOptions(mode, maxConcurrency, order, coalesceGapBytes, network, newObjective);
+    }
+}

@@ -1,0 +1,50 @@
+package io.layoutbench.api.layout;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.List;
+
+/**
+ * The requests a query will send, planned from cached metadata before any sample is read.
+ *
+ * <p>{@code metadataRequests} are the reads needed to load metadata (footers, page indexes, metadata tables);
+ * empty when the client already has them cached (a warm run). {@code dataRequests} fetch the samples.
+ *
+ * <pre>{@code
+ * RetrievalPlan plan = dataset.plan(Query.parse("human_label = 'cello'"), QueryOptions.defaults());
+ * long bytes = plan.totalBytes();
+ * }</pre>
+ *
+ * @param metadataRequests reads of metadata, in order
+ * @param dataRequests     reads of sample bytes
+ * @param samples          samples the query returns
+ * @param payloadBytes     sum of the returned samples' sizes
+ */
+public record RetrievalPlan(List<PlannedRequest> metadataRequests, List<PlannedRequest> dataRequests, long samples,
+        long payloadBytes) {
+
+    public RetrievalPlan {
+        metadataRequests = List.copyOf(requireNonNull(metadataRequests, "metadataRequests is null"));
+        dataRequests = List.copyOf(requireNonNull(dataRequests, "dataRequests is null"));
+        if (samples < 0 || payloadBytes < 0) {
+            throw new IllegalArgumentException("samples and payloadBytes must be >= 0: " + samples + ", "
+                    + payloadBytes);
+        }
+    }
+
+    /** All requests, metadata first. */
+    public List<PlannedRequest> allRequests() {
+        return java.util.stream.Stream.concat(metadataRequests.stream(), dataRequests.stream()).toList();
+    }
+
+    /** Bytes all requests transfer. */
+    public long totalBytes() {
+        return metadataRequests.stream().mapToLong(PlannedRequest::bytes).sum()
+                + dataRequests.stream().mapToLong(PlannedRequest::bytes).sum();
+    }
+
+    /** Number of requests. */
+    public int totalRequests() {
+        return metadataRequests.size() + dataRequests.size();
+    }
+}

@@ -1,0 +1,423 @@
+package io.layoutbench.api.network;
+
+import static java.util.Objects.requireNonNull;
+
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Random;
+
+/**
+ * How long requests take on a {@link NetworkProfile}: the one place where the profile's numbers become timings.
+ * The simulated-network backend drives a model with a clock; {@link #predict} runs one to completion for the cost
+ * model. Both therefore agree to the nanosecond.
+ *
+ * <p><b>The model.</b> A request goes through four steps:
+ * <ol>
+ *   <li><b>Connection.</b> It takes an idle pooled connection if there is one. Otherwise, if fewer than
+ *       {@code maxConnections} are open, it opens a new one and pays {@code connectionSetup}. Otherwise it waits,
+ *       first come first served, for a connection to be freed; the freed connection is warm, so no set-up.
+ *       Connections stay open once opened (idle time-outs are not modelled).</li>
+ *   <li><b>First byte</b> arrives {@code firstByteLatency x exp(σ Z)} after the connection is ready (Z standard
+ *       normal, drawn from the seeded generator when the request is submitted; with no generator, the median).
+ *       No bandwidth is used while waiting.</li>
+ *   <li><b>Body.</b> The bytes flow as a fluid. With {@code n} requests receiving at once, each receives at
+ *       {@code min(connectionBytesPerSecond, hostCap / n)}: processor sharing, which for connections with equal
+ *       per-connection limits is also the max-min fair share. Rates are recomputed whenever a transfer starts or
+ *       ends, so a request that outlives its neighbours speeds up.</li>
+ *   <li><b>Host cap</b> is the {@link HostBandwidth} burst rate while burst credit is left, else the baseline.
+ *       Credit drains at {@code (aggregate rate - baseline)} and refills at {@code (baseline - aggregate rate)} up to
+ *       {@link HostBandwidth#burstCreditBytes()}; a new model starts with a full bucket.</li>
+ * </ol>
+ * Event times are rounded to the nearest nanosecond. A zero-byte response (or an error response) completes at its
+ * first byte.
+ *
+ * <p><b>Use.</b> {@link #submit} adds a request at the model's current time; {@link #advanceTo} moves time forward
+ * and returns the requests that completed, in completion order; {@link #nextEventNanos()} says when the next thing
+ * happens, so a driver can sleep or schedule until then. Not thread-safe: one driver, or external locking.
+ *
+ * <pre>{@code
+ * NetworkModel model = NetworkModel.withJitter(NetworkProfiles.get("t3.medium"), 42);
+ * NetworkModel.Transfer read = model.submit(110_000);
+ * List<NetworkModel.Transfer> done = model.advanceTo(model.nextEventNanos());   // until something happens
+ *
+ * Duration batch = NetworkModel.predict(NetworkProfiles.get("c5.large"), sizes, 16);
+ * }</pre>
+ */
+public final class NetworkModel {
+
+    private static final double NANOS_PER_SECOND = 1e9;
+
+    /**
+     * One request in the model. Its times are on the model's clock and are {@code -1} until they happen (the
+     * first-byte time is known as soon as the request has a connection). Read it from the driving thread.
+     *
+     * <pre>{@code
+     * NetworkModel.Transfer read = model.submit(110_000);
+     * ...
+     * if (read.isDone()) { long took = read.completedNanos() - read.submittedNanos(); }
+     * }</pre>
+     */
+    public static final class Transfer {
+        private final long id;
+        private final long bytes;
+        private final long latencyNanos;
+        private final long submittedNanos;
+        private long sentNanos = -1;
+        private boolean newConnection;
+        private long firstByteNanos = -1;
+        private boolean receiving;
+        private double remainingBytes;
+        private long completedNanos = -1;
+
+        private Transfer(long id, long bytes, long latencyNanos, long submittedNanos) {
+            this.id = id;
+            this.bytes = bytes;
+            this.latencyNanos = latencyNanos;
+            this.submittedNanos = submittedNanos;
+        }
+
+        /** Submission order, from 0. */
+        public long id() {
+            return id;
+        }
+
+        /** Response body size. */
+        public long bytes() {
+            return bytes;
+        }
+
+        /** When it was submitted. */
+        public long submittedNanos() {
+            return submittedNanos;
+        }
+
+        /** When it got a connection (and was sent), or -1 while it waits for one. */
+        public long sentNanos() {
+            return sentNanos;
+        }
+
+        /** Whether it opened a new connection and paid the set-up. */
+        public boolean openedConnection() {
+            return newConnection;
+        }
+
+        /** When its first byte arrives (set once it has a connection), or -1. */
+        public long firstByteNanos() {
+            return firstByteNanos;
+        }
+
+        /** Set-up (if any) plus first-byte latency: from sending to the first byte, or -1 before it is sent. */
+        public long timeToFirstByteNanos() {
+            return sentNanos < 0 ? -1 : firstByteNanos - sentNanos;
+        }
+
+        /** When its last byte arrived, or -1. */
+        public long completedNanos() {
+            return completedNanos;
+        }
+
+        /** Whether its last byte arrived. */
+        public boolean isDone() {
+            return completedNanos >= 0;
+        }
+
+        @Override
+        public String toString() {
+            return "Transfer[#" + id + ", " + bytes + " bytes, submitted " + submittedNanos + ", sent " + sentNanos
+                    + (newConnection ? " (new connection)" : "") + ", first byte " + firstByteNanos + ", completed "
+                    + completedNanos + "]";
+        }
+    }
+
+    private final NetworkProfile profile;
+    private final Random jitter;
+    private final long setupNanos;
+    private final long medianLatencyNanos;
+    private final double maxBurstCredit;
+    private final ArrayDeque<Transfer> waitingForConnection = new ArrayDeque<>();
+    private final List<Transfer> onConnection = new ArrayList<>();
+    private int openConnections;
+    private int receiving;
+    private long now;
+    private long nextId;
+    private double burstCredit;
+    private double rateOverLastInterval;
+
+    private NetworkModel(NetworkProfile profile, Random jitter) {
+        this.profile = requireNonNull(profile, "profile is null");
+        this.jitter = jitter;
+        this.setupNanos = profile.connectionSetup().toNanos();
+        this.medianLatencyNanos = profile.firstByteLatency().toNanos();
+        this.maxBurstCredit = profile.host().burstCreditBytes();
+        this.burstCredit = maxBurstCredit;
+    }
+
+    /** A model at time zero whose first-byte latencies are drawn from a generator seeded with {@code seed}. */
+    public static NetworkModel withJitter(NetworkProfile profile, long seed) {
+        return new NetworkModel(profile, new Random(seed));
+    }
+
+    /** A model at time zero in which every first-byte latency is the profile's median: deterministic by design. */
+    public static NetworkModel withMedianLatency(NetworkProfile profile) {
+        return new NetworkModel(profile, null);
+    }
+
+    /**
+     * Predicts how long a client takes to fetch responses of {@code requestSizes} bytes, in list order, keeping
+     * {@code concurrency} requests outstanding (a new one is sent the moment one completes), starting idle with no
+     * open connections and a full burst bucket, with median latencies. Requests beyond
+     * {@code profile.maxConnections()} wait for a connection, as in the simulated backend.
+     *
+     * @return the time from the first request to the last byte; zero for no requests
+     */
+    public static Duration predict(NetworkProfile profile, List<Long> requestSizes, int concurrency) {
+        requireNonNull(requestSizes, "requestSizes is null");
+        if (concurrency < 1) {
+            throw new IllegalArgumentException("Prediction concurrency must be >= 1, got " + concurrency);
+        }
+        NetworkModel model = withMedianLatency(profile);
+        Iterator<Long> sizes = requestSizes.iterator();
+        for (int i = 0; i < concurrency && sizes.hasNext(); i++) {
+            model.submitSize(sizes.next());
+        }
+        while (model.requestsInFlight() > 0) {
+            List<Transfer> completed = model.advanceTo(model.nextEventNanos());
+            for (int i = 0; i < completed.size() && sizes.hasNext(); i++) {
+                model.submitSize(sizes.next());
+            }
+        }
+        return Duration.ofNanos(model.nowNanos());
+    }
+
+    /** The profile this model times. */
+    public NetworkProfile profile() {
+        return profile;
+    }
+
+    /** The model's current time, from zero. */
+    public long nowNanos() {
+        return now;
+    }
+
+    /**
+     * Adds a request for a response of {@code bytes} bytes at the current time.
+     *
+     * @throws IllegalArgumentException if {@code bytes} is negative
+     */
+    public Transfer submit(long bytes) {
+        if (bytes < 0) {
+            throw new IllegalArgumentException("A request's response size must be >= 0 bytes, got " + bytes);
+        }
+        Transfer transfer = new Transfer(nextId++, bytes, sampleLatencyNanos(), now);
+        if (onConnection.size() < openConnections) {
+            send(transfer, false);
+        } else if (openConnections < profile.maxConnections()) {
+            openConnections++;
+            send(transfer, true);
+        } else {
+            waitingForConnection.add(transfer);
+        }
+        return transfer;
+    }
+
+    private void submitSize(Long bytes) {
+        submit(requireNonNull(bytes, "a request size in the list to predict is null").longValue());
+    }
+
+    /** When the next first byte, completion or change of rate happens; {@link Long#MAX_VALUE} if nothing is due. */
+    public long nextEventNanos() {
+        dropCreditWorthLessThanANanosecond();
+        long next = Long.MAX_VALUE;
+        double minRemaining = Double.POSITIVE_INFINITY;
+        for (Transfer transfer : onConnection) {
+            if (transfer.receiving) {
+                minRemaining = Math.min(minRemaining, transfer.remainingBytes);
+            } else {
+                next = Math.min(next, transfer.firstByteNanos);
+            }
+        }
+        if (receiving > 0) {
+            double rate = ratePerTransfer();
+            next = Math.min(next, plusNanos(now, secondsToNanos(minRemaining, rate)));
+            double drain = creditDrainPerSecond(rate);
+            if (drain > 0) {
+                next = Math.min(next, plusNanos(now, secondsToNanos(burstCredit, drain)));
+            }
+        }
+        return next;
+    }
+
+    /**
+     * Moves the model to {@code targetNanos}, and returns the requests whose last byte arrived on the way, in the
+     * order they completed.
+     *
+     * @throws IllegalArgumentException if the target is before the current time
+     */
+    public List<Transfer> advanceTo(long targetNanos) {
+        if (targetNanos < now) {
+            throw new IllegalArgumentException("Cannot move the network model back from " + now + " ns to "
+                    + targetNanos + " ns");
+        }
+        List<Transfer> completed = new ArrayList<>();
+        while (true) {
+            long next = nextEventNanos();
+            if (next > targetNanos) {
+                flow(targetNanos - now);
+                now = targetNanos;
+                return completed;
+            }
+            flow(next - now);
+            now = next;
+            handleEventsNow(completed);
+        }
+    }
+
+    /** Requests submitted and not completed, waiting for a connection or not. */
+    public int requestsInFlight() {
+        return waitingForConnection.size() + onConnection.size();
+    }
+
+    /** Requests waiting for a connection. */
+    public int queuedRequests() {
+        return waitingForConnection.size();
+    }
+
+    /** Connections opened so far (never more than {@code maxConnections}). */
+    public int openConnections() {
+        return openConnections;
+    }
+
+    /** Open connections with no request on them. */
+    public int idleConnections() {
+        return openConnections - onConnection.size();
+    }
+
+    /** Burst credit left, bytes above baseline. */
+    public double burstCreditBytes() {
+        return burstCredit;
+    }
+
+    /** The rate each receiving transfer gets: min(per connection, host cap / transfers receiving). */
+    private double ratePerTransfer() {
+        if (receiving == 0) {
+            return 0;
+        }
+        return Math.min(profile.connectionBytesPerSecond(), hostCap() / receiving);
+    }
+
+    private double hostCap() {
+        HostBandwidth host = profile.host();
+        return host.bursts() && burstCredit > 0 ? host.burstBytesPerSecond() : host.baselineBytesPerSecond();
+    }
+
+    /** How fast the burst bucket empties at this per-transfer rate (negative: it fills). */
+    private double creditDrainPerSecond(double rate) {
+        HostBandwidth host = profile.host();
+        if (!host.bursts() || burstCredit <= 0) {
+            return 0;
+        }
+        return receiving * rate - host.baselineBytesPerSecond();
+    }
+
+    /**
+     * Credit that would run out in under half a nanosecond is treated as gone, so the model never schedules an
+     * event for "now" that changes nothing (which would loop), and rounding noise while running at exactly the
+     * baseline cannot flip the cap to burst for an instant.
+     */
+    private void dropCreditWorthLessThanANanosecond() {
+        if (burstCredit <= 0) {
+            burstCredit = 0;
+            return;
+        }
+        double drain = creditDrainPerSecond(ratePerTransfer());
+        if (drain > 0 && secondsToNanos(burstCredit, drain) == 0) {
+            burstCredit = 0;
+        }
+    }
+
+    /** Lets {@code nanos} pass at the current rates: bodies flow and the burst bucket drains or fills. */
+    private void flow(long nanos) {
+        double rate = ratePerTransfer();
+        rateOverLastInterval = rate;
+        if (nanos == 0) {
+            return;
+        }
+        double seconds = nanos / NANOS_PER_SECOND;
+        if (receiving > 0) {
+            for (Transfer transfer : onConnection) {
+                if (transfer.receiving) {
+                    transfer.remainingBytes = Double.isInfinite(rate) ? 0 : transfer.remainingBytes - rate * seconds;
+                }
+            }
+        }
+        HostBandwidth host = profile.host();
+        if (host.bursts()) {
+            double refill = (host.baselineBytesPerSecond() - receiving * rate) * seconds;
+            burstCredit = Math.max(0, Math.min(maxBurstCredit, burstCredit + refill));
+        }
+    }
+
+    private void handleEventsNow(List<Transfer> completed) {
+        List<Transfer> finished = new ArrayList<>();
+        for (Transfer transfer : onConnection) {
+            // Judged at the rate that applied up to now: the rate after this instant may differ.
+            if (transfer.receiving && secondsToNanos(transfer.remainingBytes, rateOverLastInterval) == 0) {
+                finished.add(transfer);
+            }
+        }
+        for (Transfer transfer : onConnection) {
+            if (!transfer.receiving && transfer.firstByteNanos <= now) {
+                transfer.receiving = true;
+                transfer.remainingBytes = transfer.bytes;
+                receiving++;
+                if (transfer.bytes == 0) {
+                    finished.add(transfer);
+                }
+            }
+        }
+        for (Transfer transfer : finished) {
+            onConnection.remove(transfer);
+            receiving--;
+            transfer.receiving = false;
+            transfer.remainingBytes = 0;
+            transfer.completedNanos = now;
+            completed.add(transfer);
+            Transfer waiting = waitingForConnection.poll();
+            if (waiting != null) {
+                send(waiting, false);
+            }
+        }
+    }
+
+    private void send(Transfer transfer, boolean newConnection) {
+        transfer.sentNanos = now;
+        transfer.newConnection = newConnection;
+        transfer.firstByteNanos = plusNanos(now, (newConnection ? setupNanos : 0) + transfer.latencyNanos);
+        onConnection.add(transfer);
+    }
+
+    private long sampleLatencyNanos() {
+        double sigma = profile.latencyJitter();
+        if (jitter == null || sigma == 0 || medianLatencyNanos == 0) {
+            return medianLatencyNanos;
+        }
+        // Lognormal around the median: ln(latency) ~ N(ln(median), sigma^2).
+        return Math.round(medianLatencyNanos * Math.exp(sigma * jitter.nextGaussian()));
+    }
+
+    /** Time to move {@code bytes} at {@code bytesPerSecond}, rounded to the nearest nanosecond, saturating. */
+    private static long secondsToNanos(double bytes, double bytesPerSecond) {
+        if (bytes <= 0 || Double.isInfinite(bytesPerSecond)) {
+            return 0;
+        }
+        return Math.round(bytes / bytesPerSecond * NANOS_PER_SECOND);
+    }
+
+    private static long plusNanos(long time, long nanos) {
+        long sum = time + nanos;
+        return ((time ^ sum) & (nanos ^ sum)) < 0 ? Long.MAX_VALUE : sum;
+    }
+}

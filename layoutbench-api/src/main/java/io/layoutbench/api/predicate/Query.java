@@ -1,0 +1,88 @@
+package io.layoutbench.api.predicate;
+
+import static java.util.Objects.requireNonNull;
+
+import io.layoutbench.api.dataset.MetadataSchema;
+
+import java.util.OptionalLong;
+
+/**
+ * A sample query: a WHERE predicate and an optional LIMIT, parsed from SQL such as
+ * {@code human_label = 'lemon' LIMIT 10}. {@code toString()} prints SQL that parses back to an equal query.
+ *
+ * <p>Parsing is case-insensitive for keywords; strings are single-quoted ({@code ''} for a quote), identifiers may
+ * be double-quoted; precedence is SQL's: {@code OR < AND < NOT < comparison, IN, LIKE, IS NULL < + - < * / <
+ * unary -}. A bare {@code LIMIT n} selects the first n rows. Errors are {@link PredicateParseException}s naming the
+ * position, what was expected and what was found.
+ *
+ * <pre>{@code
+ * MetadataSchema schema = MetadataSchema.imageNet();
+ * BoundQuery q = Query.parse("human_label = 'lemon' LIMIT 10", schema).bind(schema);
+ * Selection rows = q.select(table);          // at most 10 row ids, in row order
+ * }</pre>
+ *
+ * @param where the predicate rows must satisfy (TRUE, not NULL)
+ * @param limit the maximum number of rows, if any; not negative
+ */
+public record Query(Expression where, OptionalLong limit) {
+
+    /** Longest predicate text accepted, in characters (64 KiB). */
+    public static final int MAX_LENGTH = 64 * 1024;
+
+    /**
+     * Deepest operator nesting accepted by the parser. Bounds the recursion of the parser and of visitors, so
+     * that {@code ((((...))))} cannot overflow the stack.
+     */
+    public static final int MAX_DEPTH = 128;
+
+    public Query {
+        requireNonNull(where, "where is null");
+        requireNonNull(limit, "limit is null");
+        if (limit.isPresent() && limit.getAsLong() < 0) {
+            throw new IllegalArgumentException("LIMIT must not be negative but got " + limit.getAsLong());
+        }
+    }
+
+    /** A query without LIMIT. */
+    public static Query of(Expression where) {
+        return new Query(where, OptionalLong.empty());
+    }
+
+    /** This query with {@code LIMIT limit}. */
+    public Query withLimit(long limit) {
+        return new Query(where, OptionalLong.of(limit));
+    }
+
+    /**
+     * Parses {@code sql} without a schema: syntax and literal types are checked, columns are not.
+     *
+     * @throws PredicateParseException with the position, what was expected and what was found
+     */
+    public static Query parse(String sql) {
+        return Parser.parse(requireNonNull(sql, "sql is null"), null);
+    }
+
+    /**
+     * Parses {@code sql} and checks it against {@code schema}, so unknown columns and type mismatches are reported
+     * with their position. The result is still unbound: call {@link #bind(MetadataSchema)}.
+     *
+     * @throws PredicateParseException with the position, what was expected and what was found
+     */
+    public static Query parse(String sql, MetadataSchema schema) {
+        return Parser.parse(requireNonNull(sql, "sql is null"), requireNonNull(schema, "schema is null"));
+    }
+
+    /**
+     * Resolves columns and checks types against {@code schema}.
+     *
+     * @throws PredicateException naming the unknown column (and the known ones) or the type mismatch
+     */
+    public BoundQuery bind(MetadataSchema schema) {
+        return new BoundQuery(this, BoundPredicate.bind(where, schema));
+    }
+
+    @Override
+    public String toString() {
+        return limit.isPresent() ? where + " LIMIT " + limit.getAsLong() : where.toString();
+    }
+}

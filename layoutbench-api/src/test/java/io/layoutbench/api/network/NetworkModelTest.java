@@ -1,0 +1,299 @@
+package io.layoutbench.api.network;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.util.Collections;
+import java.util.List;
+import java.util.Random;
+
+import org.junit.jupiter.api.Test;
+
+class NetworkModelTest {
+
+    private static final long MS = 1_000_000;
+
+    /** Round numbers so every expected time can be worked out by hand: 1 byte per microsecond per connection. */
+    private static final NetworkProfile SIMPLE = new NetworkProfile("simple", Duration.ofMillis(10), 0,
+            1_000_000, HostBandwidth.sustained(4_000_000), Duration.ofMillis(5), 8, 0.10);
+
+    @Test
+    void oneSmallRequestPaysSetUpLatencyAndItsBytes() {
+        NetworkModel model = NetworkModel.withMedianLatency(SIMPLE);
+        NetworkModel.Transfer read = model.submit(1000);
+
+        List<NetworkModel.Transfer> done = runUntilIdle(model);
+
+        // 5 ms set-up + 10 ms first byte + 1000 B at 1 MB/s (1 ms)
+        assertThat(done).containsExactly(read);
+        assertThat(read.completedNanos()).isEqualTo(16 * MS);
+        assertThat(read.timeToFirstByteNanos()).isEqualTo(15 * MS);
+        assertThat(read.openedConnection()).isTrue();
+        assertThat(model.openConnections()).isEqualTo(1);
+        assertThat(model.idleConnections()).isEqualTo(1);
+    }
+
+    @Test
+    void nothingCompletesBeforeItsTime() {
+        NetworkModel model = NetworkModel.withMedianLatency(SIMPLE);
+        NetworkModel.Transfer read = model.submit(1000);
+
+        assertThat(model.advanceTo(16 * MS - 1)).isEmpty();
+        assertThat(read.isDone()).isFalse();
+        assertThat(model.advanceTo(16 * MS)).containsExactly(read);
+    }
+
+    @Test
+    void aLargeRequestIsBoundByPerConnectionThroughput() {
+        NetworkModel model = NetworkModel.withMedianLatency(SIMPLE);
+        NetworkModel.Transfer read = model.submit(3_000_000);
+
+        runUntilIdle(model);
+
+        assertThat(read.completedNanos()).isEqualTo(15 * MS + 3_000 * MS);
+    }
+
+    @Test
+    void parallelRequestsShareTheHostCap() {
+        NetworkModel model = NetworkModel.withMedianLatency(SIMPLE);
+        for (int i = 0; i < 8; i++) {
+            model.submit(1_000_000);
+        }
+
+        List<NetworkModel.Transfer> done = runUntilIdle(model);
+
+        // 8 transfers share 4 MB/s: 0.5 MB/s each, below the 1 MB/s a connection could do, so 2 s each
+        assertThat(done).hasSize(8).allSatisfy(t -> assertThat(t.completedNanos()).isEqualTo(15 * MS + 2_000 * MS));
+    }
+
+    @Test
+    void fewParallelRequestsAreBoundByTheirConnectionsNotTheHost() {
+        NetworkModel model = NetworkModel.withMedianLatency(SIMPLE);
+        for (int i = 0; i < 4; i++) {
+            model.submit(1_000_000);
+        }
+
+        assertThat(runUntilIdle(model)).hasSize(4)
+                .allSatisfy(t -> assertThat(t.completedNanos()).isEqualTo(15 * MS + 1_000 * MS));
+    }
+
+    @Test
+    void aTransferThatOutlivesItsNeighbourSpeedsUp() {
+        NetworkModel model = NetworkModel.withMedianLatency(SIMPLE.withHost(HostBandwidth.sustained(1_000_000)));
+        NetworkModel.Transfer small = model.submit(1_000_000);
+        NetworkModel.Transfer large = model.submit(3_000_000);
+
+        runUntilIdle(model);
+
+        // Both at 0.5 MB/s until the small one is done (2 s); then the large one's last 2 MB at 1 MB/s (2 s).
+        assertThat(small.completedNanos()).isEqualTo(15 * MS + 2_000 * MS);
+        assertThat(large.completedNanos()).isEqualTo(15 * MS + 4_000 * MS);
+    }
+
+    @Test
+    void aWarmConnectionIsReusedWithoutSetUp() {
+        NetworkModel model = NetworkModel.withMedianLatency(SIMPLE);
+        model.submit(1000);
+        model.advanceTo(20 * MS);
+
+        NetworkModel.Transfer second = model.submit(1000);
+        runUntilIdle(model);
+
+        assertThat(second.openedConnection()).isFalse();
+        assertThat(second.completedNanos()).isEqualTo(20 * MS + 10 * MS + 1 * MS);
+        assertThat(model.openConnections()).isEqualTo(1);
+    }
+
+    @Test
+    void requestsBeyondThePoolWaitForAConnection() {
+        NetworkModel model = NetworkModel.withMedianLatency(SIMPLE.withMaxConnections(2));
+        NetworkModel.Transfer first = model.submit(1000);
+        NetworkModel.Transfer second = model.submit(1000);
+        NetworkModel.Transfer third = model.submit(1000);
+        assertThat(model.queuedRequests()).isEqualTo(1);
+
+        runUntilIdle(model);
+
+        assertThat(first.completedNanos()).isEqualTo(16 * MS);
+        assertThat(second.completedNanos()).isEqualTo(16 * MS);
+        // Takes the first freed connection at 16 ms, warm: 10 ms first byte + 1 ms body.
+        assertThat(third.sentNanos()).isEqualTo(16 * MS);
+        assertThat(third.openedConnection()).isFalse();
+        assertThat(third.completedNanos()).isEqualTo(27 * MS);
+        assertThat(model.openConnections()).isEqualTo(2);
+    }
+
+    @Test
+    void burstCreditRunsOutThenTheHostFallsBackToItsBaseline() {
+        // Baseline 1 MB/s, burst 2 MB/s for 1 s: a bucket of 1 MB above baseline.
+        NetworkProfile bursty = new NetworkProfile("bursty", Duration.ZERO, 0, 4_000_000,
+                HostBandwidth.burstable(1_000_000, 2_000_000, Duration.ofSeconds(1)), Duration.ZERO, 8, 0);
+        NetworkModel model = NetworkModel.withMedianLatency(bursty);
+        assertThat(model.burstCreditBytes()).isEqualTo(1_000_000);
+        NetworkModel.Transfer read = model.submit(5_000_000);
+
+        model.advanceTo(1_000 * MS);
+        assertThat(model.burstCreditBytes()).isZero();
+
+        runUntilIdle(model);
+        // 2 MB in the first second at burst, the remaining 3 MB at 1 MB/s.
+        assertThat(read.completedNanos()).isEqualTo(4_000 * MS);
+
+        // Idle at 1 MB/s below baseline for 2 s refills the 1 MB bucket, and no further.
+        model.advanceTo(6_000 * MS);
+        assertThat(model.burstCreditBytes()).isEqualTo(1_000_000);
+    }
+
+    @Test
+    void burstIsUnusedWhenConnectionsCannotReachTheBaseline() {
+        NetworkProfile bursty = new NetworkProfile("bursty", Duration.ZERO, 0, 500_000,
+                HostBandwidth.burstable(1_000_000, 2_000_000, Duration.ofSeconds(1)), Duration.ZERO, 8, 0);
+        NetworkModel model = NetworkModel.withMedianLatency(bursty);
+        NetworkModel.Transfer read = model.submit(1_000_000);
+
+        runUntilIdle(model);
+
+        assertThat(read.completedNanos()).isEqualTo(2_000 * MS);
+        assertThat(model.burstCreditBytes()).isEqualTo(1_000_000);
+    }
+
+    @Test
+    void jitterIsLognormalAroundTheMedianAndDeterministicForASeed() {
+        NetworkProfile jittery = SIMPLE.withLatencyJitter(0.5);
+        long seed = 42;
+        Random expected = new Random(seed);
+
+        NetworkModel model = NetworkModel.withJitter(jittery, seed);
+        NetworkModel.Transfer first = model.submit(0);
+        NetworkModel.Transfer second = model.submit(0);
+
+        long firstLatency = Math.round(10 * MS * Math.exp(0.5 * expected.nextGaussian()));
+        long secondLatency = Math.round(10 * MS * Math.exp(0.5 * expected.nextGaussian()));
+        runUntilIdle(model);
+        assertThat(first.completedNanos()).isEqualTo(5 * MS + firstLatency);
+        assertThat(second.completedNanos()).isEqualTo(5 * MS + secondLatency);
+        assertThat(firstLatency).isNotEqualTo(secondLatency).isNotEqualTo(10 * MS);
+
+        NetworkModel again = NetworkModel.withJitter(jittery, seed);
+        NetworkModel.Transfer firstAgain = again.submit(0);
+        runUntilIdle(again);
+        assertThat(firstAgain.completedNanos()).isEqualTo(first.completedNanos());
+
+        NetworkModel otherSeed = NetworkModel.withJitter(jittery, seed + 1);
+        NetworkModel.Transfer firstOtherSeed = otherSeed.submit(0);
+        runUntilIdle(otherSeed);
+        assertThat(firstOtherSeed.completedNanos()).isNotEqualTo(first.completedNanos());
+    }
+
+    @Test
+    void aZeroByteResponseCompletesAtItsFirstByte() {
+        NetworkModel model = NetworkModel.withMedianLatency(SIMPLE);
+        NetworkModel.Transfer head = model.submit(0);
+
+        runUntilIdle(model);
+
+        assertThat(head.completedNanos()).isEqualTo(15 * MS);
+    }
+
+    @Test
+    void nextEventIsMaxValueWhenIdle() {
+        NetworkModel model = NetworkModel.withMedianLatency(SIMPLE);
+        assertThat(model.nextEventNanos()).isEqualTo(Long.MAX_VALUE);
+        assertThat(model.requestsInFlight()).isZero();
+    }
+
+    @Test
+    void predictRunsAClosedLoopAtTheGivenConcurrency() {
+        List<Long> three = List.of(1000L, 1000L, 1000L);
+
+        // One at a time: 16 ms for the first (new connection), 11 ms for each next (warm).
+        assertThat(NetworkModel.predict(SIMPLE, three, 1)).isEqualTo(Duration.ofMillis(16 + 11 + 11));
+        assertThat(NetworkModel.predict(SIMPLE, three, 3)).isEqualTo(Duration.ofMillis(16));
+        // Concurrency above the pool queues at the pool, as the simulated backend does.
+        assertThat(NetworkModel.predict(SIMPLE.withMaxConnections(2), three, 3)).isEqualTo(Duration.ofMillis(27));
+        assertThat(NetworkModel.predict(SIMPLE, Collections.nCopies(8, 1_000_000L), 8))
+                .isEqualTo(Duration.ofMillis(2_015));
+    }
+
+    @Test
+    void predictOfNothingOrOfTheUnlimitedProfileIsZero() {
+        assertThat(NetworkModel.predict(SIMPLE, List.of(), 4)).isZero();
+        assertThat(NetworkModel.predict(NetworkProfiles.NONE, List.of(1L << 30, 5L, 0L), 2)).isZero();
+    }
+
+    @Test
+    void predictionsForThePresetsArePlausible() {
+        // 1,000 reads of 110 kB (an ImageNet JPEG) on t3.medium with 50 connections: host-bound at the 5 Gbps
+        // burst. Each connection serves 20 reads one after another, each at least 30 ms to first byte and at
+        // most 110 kB / (625 MB/s / 50) = 8.8 ms of body.
+        Duration time = NetworkModel.predict(NetworkProfiles.T3_MEDIUM, Collections.nCopies(1000, 110_000L), 50);
+
+        assertThat(time).isBetween(Duration.ofMillis(20 * 30 + 5), Duration.ofMillis(20 * 39 + 5));
+    }
+
+    @Test
+    void rejectsWhatCannotBeTimed() {
+        NetworkModel model = NetworkModel.withMedianLatency(SIMPLE);
+        model.advanceTo(10);
+
+        assertThatThrownBy(() -> model.advanceTo(5)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("Cannot move the network model back from 10 ns to 5 ns");
+        assertThatThrownBy(() -> model.submit(-1)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("-1");
+        assertThatThrownBy(() -> NetworkModel.predict(SIMPLE, List.of(1L), 0))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("concurrency");
+        assertThatThrownBy(() -> NetworkModel.predict(SIMPLE, Collections.singletonList(null), 1))
+                .isInstanceOf(NullPointerException.class).hasMessageContaining("request size");
+    }
+
+    @Test
+    void randomWorkloadsKeepTheModelsPromises() {
+        Random random = new Random(2024);
+        for (int round = 0; round < 200; round++) {
+            double perConnection = 1e5 + random.nextDouble() * 1e8;
+            double baseline = 1e5 + random.nextDouble() * 1e9;
+            HostBandwidth host = random.nextBoolean() ? HostBandwidth.sustained(baseline)
+                    : HostBandwidth.burstable(baseline, baseline * (1 + random.nextInt(20)) + 1,
+                            Duration.ofMillis(1 + random.nextInt(500)));
+            NetworkProfile profile = new NetworkProfile("random", Duration.ofNanos(random.nextInt(50_000_000)),
+                    random.nextDouble(), perConnection, host, Duration.ofNanos(random.nextInt(10_000_000)),
+                    1 + random.nextInt(10), 0);
+            NetworkModel model = NetworkModel.withJitter(profile, round);
+            List<NetworkModel.Transfer> submitted = new java.util.ArrayList<>();
+            long totalBytes = 0;
+            for (int i = 0; i < 40; i++) {
+                long bytes = random.nextInt(4) == 0 ? 0 : random.nextInt(2_000_000);
+                totalBytes += bytes;
+                submitted.add(model.submit(bytes));
+                if (random.nextBoolean()) {
+                    model.advanceTo(model.nowNanos() + random.nextInt(20_000_000));
+                }
+                assertThat(model.openConnections()).isLessThanOrEqualTo(profile.maxConnections());
+            }
+            runUntilIdle(model);
+
+            for (NetworkModel.Transfer t : submitted) {
+                assertThat(t.isDone()).as("%s under %s", t, profile).isTrue();
+                assertThat(t.sentNanos()).isGreaterThanOrEqualTo(t.submittedNanos());
+                assertThat(t.firstByteNanos()).isGreaterThanOrEqualTo(t.sentNanos());
+                // No faster than one connection allows (rounding to whole nanoseconds may gain a few).
+                long fastestBody = (long) Math.floor(t.bytes() / perConnection * 1e9);
+                assertThat(t.completedNanos() - t.firstByteNanos()).as("%s under %s", t, profile)
+                        .isGreaterThanOrEqualTo(fastestBody - 40);
+            }
+            // No faster than the host at its burst rate.
+            assertThat(model.nowNanos()).isGreaterThanOrEqualTo(
+                    (long) Math.floor(totalBytes / host.burstBytesPerSecond() * 1e9) - 40);
+            assertThat(model.burstCreditBytes()).isBetween(0.0, host.burstCreditBytes());
+        }
+    }
+
+    private static List<NetworkModel.Transfer> runUntilIdle(NetworkModel model) {
+        List<NetworkModel.Transfer> done = new java.util.ArrayList<>();
+        while (model.requestsInFlight() > 0) {
+            done.addAll(model.advanceTo(model.nextEventNanos()));
+        }
+        return done;
+    }
+}

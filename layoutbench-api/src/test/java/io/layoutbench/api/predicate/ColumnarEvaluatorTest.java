@@ -1,0 +1,108 @@
+package io.layoutbench.api.predicate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.layoutbench.api.dataset.MetadataRow;
+import io.layoutbench.api.dataset.MetadataSchema;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The paper's queries over a synthetic ImageNet-like table large enough to span several evaluation blocks,
+ * checked against the row evaluator.
+ */
+class ColumnarEvaluatorTest {
+    private static final MetadataSchema SCHEMA = MetadataSchema.imageNet();
+    private static final int ROWS = 150_000;
+    private static final String[] REAL = {"streetcar", "lemon", "cello", "tiger_cat", "bagel", "canoe", "starfish",
+            "Old_English_sheepdog", "giant_panda", "water_buffalo", "king_snake", "garter_snake", "boa_constrictor"};
+
+    private static List<MetadataRow> rows;
+    private static ColumnarTable table;
+
+    @BeforeAll
+    static void buildTable() {
+        Random random = new Random(42);
+        List<String> labels = new ArrayList<>(List.of(REAL));
+        for (int i = labels.size(); i < 200; i++) {
+            labels.add("class_" + i);
+        }
+        rows = new ArrayList<>(ROWS);
+        ColumnarTable.Builder builder = ColumnarTable.builder(SCHEMA, ROWS);
+        for (int i = 0; i < ROWS; i++) {
+            // Labels cluster a little so LIMIT has to look past the first blocks for rare ones.
+            String label = i < 70_000 && random.nextInt(4) == 0 ? "class_199" : labels.get(random.nextInt(200));
+            long size = (long) Math.exp(11.6 + 0.6 * random.nextGaussian());
+            long width = random.nextInt(10) == 0 ? 1024 + random.nextInt(1500) : 200 + random.nextInt(600);
+            long height = random.nextInt(10) == 0 ? 1024 + random.nextInt(1500) : 150 + random.nextInt(500);
+            MetadataRow row = new MetadataRow(SCHEMA, java.util.Arrays.asList(
+                    "n" + i + ".JPEG", label, size, width, height));
+            rows.add(row);
+            builder.add(row);
+        }
+        table = builder.build();
+    }
+
+    @Test
+    void paperQueriesMatchTheRowEvaluator() {
+        for (PaperQuery paper : PaperQueries.forScale("full")) {
+            BoundQuery query = paper.bind(SCHEMA);
+            List<Integer> expected = new ArrayList<>();
+            for (int r = 0; r < ROWS && expected.size() < query.limit().orElse(Long.MAX_VALUE); r++) {
+                if (query.test(rows.get(r))) {
+                    expected.add(r);
+                }
+            }
+            Selection selection = query.select(table);
+            assertThat(selection.stream().boxed().toList()).as(paper.toString()).isEqualTo(expected);
+            assertThat(selection.size()).as(paper + " selects something").isPositive();
+        }
+    }
+
+    @Test
+    void limitStopsInRowOrderAcrossBlocks() {
+        BoundQuery rare = Query.parse("label = 'cello' LIMIT 500", SCHEMA).bind(SCHEMA);
+        Selection first = rare.select(table);
+        Selection all = rare.predicate().select(table);
+        assertThat(first).isEqualTo(all.limit(500));
+        assertThat(first.get(499)).as("the 500th cello is past the first 64K-row block").isGreaterThan(65_536);
+        assertThat(Query.parse("label = 'cello' LIMIT 0").bind(SCHEMA).select(table).isEmpty()).isTrue();
+        Selection range = rare.select(table, 100_000, 120_000);
+        assertThat(range.stream().allMatch(r -> r >= 100_000 && r < 120_000)).isTrue();
+        assertThat(range).isEqualTo(Selection.of(
+                all.stream().filter(r -> r >= 100_000 && r < 120_000).limit(500).toArray()));
+    }
+
+    @Test
+    void boundQueriesAreSafeToShareAcrossThreads() throws Exception {
+        List<BoundQuery> queries = PaperQueries.ALL.stream().map(q -> q.bind(SCHEMA)).toList();
+        List<Selection> expected = queries.stream().map(q -> q.select(table)).toList();
+        ExecutorService pool = Executors.newFixedThreadPool(4);
+        try {
+            List<Future<Boolean>> results = new ArrayList<>();
+            for (int t = 0; t < 8; t++) {
+                results.add(pool.submit(() -> {
+                    for (int i = 0; i < queries.size(); i++) {
+                        if (!queries.get(i).select(table).equals(expected.get(i))) {
+                            return false;
+                        }
+                    }
+                    return true;
+                }));
+            }
+            for (Future<Boolean> result : results) {
+                assertThat(result.get()).isTrue();
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+}

@@ -1,0 +1,317 @@
+package io.layoutbench.backend.simulated;
+
+import static java.util.Objects.requireNonNull;
+
+import io.layoutbench.api.backend.ByteRange;
+import io.layoutbench.api.backend.ObjectBackend;
+import io.layoutbench.api.backend.ObjectInfo;
+import io.layoutbench.api.metrics.RequestKind;
+import io.layoutbench.api.metrics.RequestMetrics;
+import io.layoutbench.api.network.NetworkModel;
+import io.layoutbench.api.network.NetworkProfile;
+import io.layoutbench.api.network.NetworkProfiles;
+import io.layoutbench.api.network.RealTimeClock;
+import io.layoutbench.api.network.SimulationClock;
+import io.layoutbench.api.network.VirtualClock;
+
+import java.io.InputStream;
+import java.net.URI;
+import java.nio.ByteBuffer;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.function.ToLongFunction;
+import java.util.stream.Stream;
+
+/**
+ * An {@link ObjectBackend} decorator that makes a fast backend (memory, local disk) answer as if it sat behind the
+ * network of a {@link NetworkProfile}: each read completes when the simulated network says its last byte arrived.
+ *
+ * <p><b>Timing</b> is the {@link NetworkModel} of the profile (one place, shared with the cost model's
+ * {@link NetworkModel#predict}): a pool of at most {@code maxConnections} connections, reused when idle, a new one
+ * paying {@code connectionSetup}, requests beyond the pool waiting first come first served; a first-byte latency
+ * drawn from a lognormal around the median with a generator seeded by {@link Builder#seed} (default 0, so runs
+ * repeat); then the body at {@code min(per-connection throughput, host cap / transfers receiving)}, the host cap
+ * falling from burst to baseline when the burst credit is spent. Pool, transfers and credit are shared by this
+ * backend and all its {@link #withMetrics} views, as one client host's are.
+ *
+ * <p><b>What is simulated:</b> {@link #readRangeAsync} (as one {@code RANGE_GET}) and {@link #readAllAsync} (as one
+ * {@code GET}). The wrapped backend is called first; when it answers, a transfer of the bytes it returned (zero
+ * for an error, which still costs a connection and a first byte) enters the model, and the answer is handed on when
+ * the transfer completes. So the wrapped backend's own time adds to the simulated time: wrap a fast one.
+ * {@code size}, {@code put}, {@code list} and {@code delete} pass straight through with no delay and take no
+ * connection: they are off the fetch path this backend is for. The blocking {@code readRange} and
+ * {@code readAll} wait for simulated time, so with a {@link VirtualClock} call the asynchronous methods and advance
+ * the clock.
+ *
+ * <p><b>Clocks:</b> by default a {@link RealTimeClock} owned (and closed) by this backend; for tests, a
+ * {@link VirtualClock} given to the {@link Builder}, whose time moves only when the test advances it, so completion
+ * times are exact. Completions are delivered on the clock's {@link SimulationClock#callbackExecutor()}: the
+ * advancing thread for a virtual clock, a pool for the real one (so a callback that blocks never stalls the timer).
+ *
+ * <p><b>Metrics:</b> requests and bytes are counted by the wrapped backend, into the metrics of its own
+ * {@code withMetrics} view. Time to first byte is the simulated one: a view created with {@link #withMetrics}
+ * reports, for each simulated read that succeeds, the set-up (if it opened a connection) plus the drawn first-byte
+ * latency, from the moment the request got its connection (waiting for the pool is not included); the wrapped
+ * backend's own, meaningless, first-byte reports are dropped from that view. The backend returned by
+ * {@link Builder#build()} itself reports first bytes nowhere.
+ *
+ * <p><b>Profile {@code none}</b> ({@link NetworkProfile#isUnlimited()}) is a plain pass-through: no model, no
+ * clock, no thread, every call and every metric goes straight to the wrapped backend.
+ *
+ * <p>Thread-safe if the wrapped backend is. Closing fails the simulated reads still in flight, closes the clock this
+ * backend made, and closes the wrapped backend; closing a metrics view closes only the wrapped backend's view.
+ *
+ * <pre>{@code
+ * try (ObjectBackend s3Like = SimulatedNetworkBackend.wrap(new MemoryBackend(), NetworkProfiles.get("t3.medium"))) {
+ *     ... benchmark layouts against s3Like ...
+ * }
+ *
+ * // In a test:
+ * VirtualClock clock = new VirtualClock();
+ * SimulatedNetworkBackend backend = SimulatedNetworkBackend.builder(memory, profile).clock(clock).seed(7).build();
+ * CompletableFuture<ByteBuffer> read = backend.readRangeAsync("a.jpg", ByteRange.of(0, 1000));
+ * clock.advanceBy(Duration.ofMillis(16));
+ * assertThat(read).isCompleted();
+ * }</pre>
+ */
+public final class SimulatedNetworkBackend implements ObjectBackend {
+
+    /**
+     * Options of a {@link SimulatedNetworkBackend}.
+     *
+     * <pre>{@code
+     * SimulatedNetworkBackend backend = SimulatedNetworkBackend.builder(inner, profile).clock(clock).seed(1).build();
+     * }</pre>
+     */
+    public static final class Builder {
+        private final ObjectBackend delegate;
+        private final NetworkProfile profile;
+        private SimulationClock clock;
+        private long seed;
+
+        private Builder(ObjectBackend delegate, NetworkProfile profile) {
+            this.delegate = requireNonNull(delegate, "delegate backend is null");
+            this.profile = requireNonNull(profile, "network profile is null");
+        }
+
+        /**
+         * Times the network on {@code clock}, which the caller owns and closes. Without one the backend makes a
+         * {@link RealTimeClock} and closes it with itself.
+         */
+        public Builder clock(SimulationClock clock) {
+            this.clock = requireNonNull(clock, "clock is null");
+            return this;
+        }
+
+        /** Seeds the first-byte latency jitter; the default is 0. */
+        public Builder seed(long seed) {
+            this.seed = seed;
+            return this;
+        }
+
+        /** The backend; closing it closes the delegate. */
+        public SimulatedNetworkBackend build() {
+            if (profile.isUnlimited()) {
+                return new SimulatedNetworkBackend(delegate, delegate, profile, null, RequestMetrics.NONE, false);
+            }
+            SimulationClock timeline = clock;
+            RealTimeClock owned = null;
+            if (timeline == null) {
+                owned = new RealTimeClock();
+                timeline = owned;
+            }
+            SimulatedNetwork network = new SimulatedNetwork(NetworkModel.withJitter(profile, seed), timeline, owned,
+                    profile.name() + " network over " + delegate.uri());
+            return new SimulatedNetworkBackend(delegate, delegate, profile, network, RequestMetrics.NONE, false);
+        }
+    }
+
+    private final ObjectBackend root;
+    private final ObjectBackend delegate;
+    private final NetworkProfile profile;
+    private final SimulatedNetwork network;
+    private final RequestMetrics firstByteMetrics;
+    private final boolean view;
+
+    private SimulatedNetworkBackend(ObjectBackend root, ObjectBackend delegate, NetworkProfile profile,
+            SimulatedNetwork network, RequestMetrics firstByteMetrics, boolean view) {
+        this.root = root;
+        this.delegate = delegate;
+        this.profile = profile;
+        this.network = network;
+        this.firstByteMetrics = firstByteMetrics;
+        this.view = view;
+    }
+
+    /** {@code delegate} behind {@code profile}'s network, in real time, jitter seeded with 0. */
+    public static SimulatedNetworkBackend wrap(ObjectBackend delegate, NetworkProfile profile) {
+        return builder(delegate, profile).build();
+    }
+
+    /** {@code delegate} behind the preset network called {@code profileName} ({@link NetworkProfiles#get}). */
+    public static SimulatedNetworkBackend wrap(ObjectBackend delegate, String profileName) {
+        return wrap(delegate, NetworkProfiles.get(profileName));
+    }
+
+    /** Options for wrapping {@code delegate} behind {@code profile}'s network. */
+    public static Builder builder(ObjectBackend delegate, NetworkProfile profile) {
+        return new Builder(delegate, profile);
+    }
+
+    /** The network this backend simulates. */
+    public NetworkProfile profile() {
+        return profile;
+    }
+
+    @Override
+    public URI uri() {
+        return delegate.uri();
+    }
+
+    @Override
+    public CompletableFuture<ByteBuffer> readRangeAsync(String key, ByteRange range) {
+        if (network == null) {
+            return delegate.readRangeAsync(key, range);
+        }
+        return simulate(RequestKind.RANGE_GET, delegate.readRangeAsync(key, range), ByteBuffer::remaining);
+    }
+
+    /** One simulated GET of whatever the wrapped backend's {@code readAllAsync} returns. */
+    @Override
+    public CompletableFuture<ByteBuffer> readAllAsync(String key) {
+        if (network == null) {
+            return delegate.readAllAsync(key);
+        }
+        return simulate(RequestKind.GET, delegate.readAllAsync(key), ByteBuffer::remaining);
+    }
+
+    /** Not delayed (see the class comment). */
+    @Override
+    public long size(String key) {
+        return delegate.size(key);
+    }
+
+    /** Not delayed (see the class comment). */
+    @Override
+    public void put(String key, InputStream data, long length) {
+        delegate.put(key, data, length);
+    }
+
+    /** Not delayed (see the class comment). */
+    @Override
+    public Stream<ObjectInfo> list(String prefix) {
+        return delegate.list(prefix);
+    }
+
+    /** Not delayed (see the class comment). */
+    @Override
+    public void delete(String key) {
+        delegate.delete(key);
+    }
+
+    /**
+     * A view over the wrapped backend's {@code withMetrics} view that shares this backend's simulated network
+     * (pool, transfers in flight, burst credit, clock) and reports simulated first-byte times to {@code metrics}.
+     */
+    @Override
+    public SimulatedNetworkBackend withMetrics(RequestMetrics metrics) {
+        requireNonNull(metrics, "metrics is null");
+        if (network == null) {
+            return new SimulatedNetworkBackend(root, root.withMetrics(metrics), profile, null, metrics, true);
+        }
+        return new SimulatedNetworkBackend(root, root.withMetrics(new SimulatedFirstByte(metrics)), profile, network,
+                metrics, true);
+    }
+
+    @Override
+    public void close() {
+        if (view) {
+            delegate.close();
+            return;
+        }
+        try {
+            if (network != null) {
+                network.close();
+            }
+        } finally {
+            delegate.close();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "SimulatedNetworkBackend[" + profile.name() + " over " + delegate.uri() + "]";
+    }
+
+    /** The simulated network, for this package's tests. */
+    SimulatedNetwork network() {
+        return network;
+    }
+
+    private <T> CompletableFuture<T> simulate(RequestKind kind, CompletableFuture<T> answer,
+            ToLongFunction<T> bytesOf) {
+        CompletableFuture<T> result = new CompletableFuture<>();
+        answer.whenComplete((value, error) -> {
+            long bytes = error == null ? bytesOf.applyAsLong(value) : 0;
+            network.submit(bytes, new SimulatedNetwork.Waiter(transfer -> {
+                if (error == null) {
+                    firstByteMetrics.onFirstByte(kind, transfer.timeToFirstByteNanos());
+                    result.complete(value);
+                } else {
+                    result.completeExceptionally(unwrap(error));
+                }
+            }, closed -> {
+                if (error != null) {
+                    closed.addSuppressed(unwrap(error));
+                }
+                result.completeExceptionally(closed);
+            }));
+        });
+        return result;
+    }
+
+    private static Throwable unwrap(Throwable error) {
+        return error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+    }
+
+    /**
+     * Forwards everything but first-byte reports, which the simulation makes itself: the wrapped backend's would
+     * measure only how fast memory or disk answered.
+     */
+    private static final class SimulatedFirstByte implements RequestMetrics {
+        private final RequestMetrics target;
+
+        SimulatedFirstByte(RequestMetrics target) {
+            this.target = target;
+        }
+
+        @Override
+        public void onRequestStarted(RequestKind kind) {
+            target.onRequestStarted(kind);
+        }
+
+        @Override
+        public void onFirstByte(RequestKind kind, long nanosSinceStart) {
+        }
+
+        @Override
+        public void onBytesReceived(RequestKind kind, long bytes) {
+            target.onBytesReceived(kind, bytes);
+        }
+
+        @Override
+        public void onBytesSent(RequestKind kind, long bytes) {
+            target.onBytesSent(kind, bytes);
+        }
+
+        @Override
+        public void onRetry(RequestKind kind) {
+            target.onRetry(kind);
+        }
+
+        @Override
+        public void onRequestFailed(RequestKind kind) {
+            target.onRequestFailed(kind);
+        }
+    }
+}

@@ -1,0 +1,205 @@
+package io.layoutbench.layouts.common;
+
+import static java.util.Objects.requireNonNull;
+
+import io.layoutbench.api.backend.ObjectBackend;
+import io.layoutbench.api.backend.ObjectInfo;
+import io.layoutbench.api.backend.ObjectKeys;
+import io.layoutbench.api.dataset.MetadataSchema;
+import io.layoutbench.api.dataset.Sample;
+import io.layoutbench.api.layout.DatasetSummary;
+import io.layoutbench.api.layout.DatasetWriter;
+import io.layoutbench.layouts.manifest.DatasetManifest;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Stream;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The ingest protocol every layout shares. Objects of one ingest go below {@code <prefix>/<generation>/}; the
+ * manifest, written last, names the generation and every object. So an ingest that crashes leaves objects no
+ * manifest points to (invisible), and the next commit under the same prefix deletes everything below the prefix
+ * that its manifest does not list: re-running ingest recovers cleanly. A writer closed without commit deletes
+ * what it wrote.
+ *
+ * <pre>{@code
+ * final class L1Writer extends GenerationalDatasetWriter {
+ *     protected void addSample(Sample s, long crc) { putObject("samples/" + s.filename(), s.toByteArray()); }
+ *     protected Map<String, String> finish() { ...write metadata...; return Map.of(); }
+ * }
+ * }</pre>
+ */
+public abstract class GenerationalDatasetWriter implements DatasetWriter {
+
+    private static final Logger LOG = LoggerFactory.getLogger(GenerationalDatasetWriter.class);
+    private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss");
+    private static final SecureRandom RANDOM = new SecureRandom();
+
+    protected final ObjectBackend backend;
+    protected final String prefix;
+    protected final String generation;
+    protected final MetadataSchema schema;
+    private final String layout;
+    private final int formatVersion;
+    private final List<ObjectInfo> written = new ArrayList<>();
+    private long samples;
+    private long payloadBytes;
+    private boolean committed;
+    private boolean closed;
+
+    protected GenerationalDatasetWriter(String layout, int formatVersion, ObjectBackend backend, String prefix,
+            MetadataSchema schema) {
+        this.layout = requireNonNull(layout, "layout is null");
+        this.formatVersion = formatVersion;
+        this.backend = requireNonNull(backend, "backend is null");
+        this.prefix = checkPrefix(prefix);
+        this.schema = requireNonNull(schema, "schema is null");
+        this.generation = "g" + ZonedDateTime.now(ZoneOffset.UTC).format(STAMP) + "-"
+                + Long.toHexString(RANDOM.nextLong() & 0xffffffffffL);
+    }
+
+    /** Checks a dataset prefix: a valid key prefix without a trailing slash (may be empty for the root). */
+    public static String checkPrefix(String prefix) {
+        requireNonNull(prefix, "prefix is null");
+        if (prefix.isEmpty()) {
+            return prefix;
+        }
+        if (prefix.endsWith("/")) {
+            throw new IllegalArgumentException("Dataset prefix '" + prefix + "' must not end with '/'");
+        }
+        ObjectKeys.check(prefix);
+        return prefix;
+    }
+
+    @Override
+    public final void add(Sample sample) {
+        checkOpen();
+        requireNonNull(sample, "sample is null");
+        if (!sample.metadata().schema().equals(schema)) {
+            throw new IllegalArgumentException("Sample " + describe(sample) + " has columns ["
+                    + sample.metadata().schema().describeColumns() + "] but the dataset has ["
+                    + schema.describeColumns() + "]");
+        }
+        addSample(sample, SampleChecksum.of(sample.data()));
+        samples++;
+        payloadBytes += sample.size();
+    }
+
+    @Override
+    public final DatasetSummary commit() {
+        checkOpen();
+        Map<String, String> properties = finish();
+        DatasetManifest manifest = new DatasetManifest(layout, formatVersion, generation, schema, samples,
+                payloadBytes, written, properties);
+        manifest.write(backend, prefix);
+        committed = true;
+        closed = true;
+        deleteUnlisted(manifest);
+        long manifestSize = backend.size(DatasetManifest.keyFor(prefix));
+        return new DatasetSummary(layout, prefix, samples, payloadBytes, written.size() + 1L,
+                manifest.storedBytes() + manifestSize);
+    }
+
+    @Override
+    public final void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        try {
+            abandon();
+        } finally {
+            for (ObjectInfo object : written) {
+                try {
+                    backend.delete(object.key());
+                } catch (RuntimeException e) {
+                    LOG.warn("Could not delete {} of an aborted {} ingest at {}; the next commit there removes it",
+                            object.key(), layout, prefix, e);
+                }
+            }
+        }
+    }
+
+    /** Stores one sample; {@code crc32c} is its checksum, to keep beside its location. */
+    protected abstract void addSample(Sample sample, int crc32c);
+
+    /** Flushes buffered data and writes remaining objects; returns layout settings for the manifest. */
+    protected abstract Map<String, String> finish();
+
+    /** Releases local resources (temp files) of an aborted ingest. */
+    protected void abandon() {
+    }
+
+    /** Key of an object of this ingest: {@code <prefix>/<generation>/<relative>}. */
+    protected final String objectKey(String relative) {
+        return (prefix.isEmpty() ? "" : prefix + "/") + generation + "/" + relative;
+    }
+
+    /** Stores {@code data} as an object of this ingest and returns its key. */
+    protected final String putObject(String relative, byte[] data) {
+        String key = objectKey(relative);
+        backend.put(key, data);
+        written.add(new ObjectInfo(key, data.length));
+        return key;
+    }
+
+    /** Stores the file as an object of this ingest and returns its key. */
+    protected final String putObject(String relative, Path file) {
+        String key = objectKey(relative);
+        try {
+            long size = Files.size(file);
+            backend.put(key, file);
+            written.add(new ObjectInfo(key, size));
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException("Cannot store " + file + " as " + key, e);
+        }
+        return key;
+    }
+
+    /** Samples added so far. */
+    protected final long sampleCount() {
+        return samples;
+    }
+
+    private void deleteUnlisted(DatasetManifest manifest) {
+        Set<String> keep = new HashSet<>();
+        manifest.objects().forEach(o -> keep.add(o.key()));
+        keep.add(DatasetManifest.keyFor(prefix));
+        List<String> stale = new ArrayList<>();
+        try (Stream<ObjectInfo> listing = backend.list(prefix.isEmpty() ? "" : prefix + "/")) {
+            listing.map(ObjectInfo::key).filter(k -> !keep.contains(k)).forEach(stale::add);
+        }
+        if (!stale.isEmpty()) {
+            LOG.info("Removing {} objects at {} that the new {} manifest does not list (earlier or aborted ingests)",
+                    stale.size(), prefix, layout);
+            backend.deleteAll(stale);
+        }
+    }
+
+    private void checkOpen() {
+        if (closed) {
+            throw new IllegalStateException("This " + layout + " writer for " + prefix + " is "
+                    + (committed ? "committed" : "closed"));
+        }
+    }
+
+    private static String describe(Sample sample) {
+        try {
+            return "'" + sample.filename() + "'";
+        } catch (RuntimeException e) {
+            return "(no filename)";
+        }
+    }
+}

@@ -1,0 +1,87 @@
+package io.layoutbench.layouts.common;
+
+import static java.util.Objects.requireNonNull;
+
+import io.layoutbench.api.backend.ObjectBackend;
+import io.layoutbench.api.backend.ObjectInfo;
+import io.layoutbench.api.layout.PlannedRequest;
+import io.layoutbench.api.predicate.ColumnarTable;
+import io.layoutbench.layouts.parquet.BackendInputFile;
+import io.layoutbench.layouts.parquet.ColumnValues;
+import io.layoutbench.layouts.parquet.FetchOptions;
+import io.layoutbench.layouts.parquet.MetadataColumns;
+import io.layoutbench.layouts.parquet.ParquetObject;
+import io.layoutbench.layouts.parquet.ParquetTableSchema;
+
+import java.util.List;
+import java.util.function.IntFunction;
+
+/**
+ * A dataset's metadata table (L1, L2) held by the client: the metadata columns as a {@link ColumnarTable} for
+ * predicate evaluation, the layout's extra columns (checksums, shard locations) as arrays, and the reads that
+ * loading it took, for cold-run prediction.
+ *
+ * <pre>{@code
+ * MetadataTable table = MetadataTable.load(backend, manifestObject, parquetSchema);
+ * Selection rows = query.select(table.columns());
+ * }</pre>
+ */
+public final class MetadataTable {
+
+    private final ColumnarTable columns;
+    private final MetadataColumns raw;
+    private final List<PlannedRequest> loadRequests;
+
+    private MetadataTable(ColumnarTable columns, MetadataColumns raw, List<PlannedRequest> loadRequests) {
+        this.columns = columns;
+        this.raw = raw;
+        this.loadRequests = List.copyOf(loadRequests);
+    }
+
+    /** Reads the metadata table {@code object} (written with {@code schema}) through {@code backend}. */
+    public static MetadataTable load(ObjectBackend backend, ObjectInfo object, ParquetTableSchema schema) {
+        requireNonNull(schema, "schema is null");
+        RecordingBackend recorder = new RecordingBackend(backend);
+        BackendInputFile file = new BackendInputFile(recorder, object.key(), object.size(), FetchOptions.defaults());
+        MetadataColumns raw = ParquetObject.open(file).readMetadataColumns();
+        IntFunction<io.layoutbench.api.dataset.MetadataRow> rows = raw.rows(schema);
+        ColumnarTable.Builder builder = ColumnarTable.builder(schema.metadata(), raw.rowCount());
+        for (int i = 0; i < raw.rowCount(); i++) {
+            builder.add(rows.apply(i));
+        }
+        return new MetadataTable(builder.build(), raw, recorder.recorded());
+    }
+
+    /** The metadata columns, for predicates. */
+    public ColumnarTable columns() {
+        return columns;
+    }
+
+    /** Number of rows (samples). */
+    public int rowCount() {
+        return raw.rowCount();
+    }
+
+    /** A BIGINT extra column's values, e.g. {@code data_offset}. */
+    public long[] longs(String column) {
+        ColumnValues values = raw.column(column);
+        if (values instanceof ColumnValues.Longs longs) {
+            return longs.values();
+        }
+        throw new IllegalStateException("Metadata column " + column + " is " + values.type() + ", not BIGINT");
+    }
+
+    /** A STRING extra column's values, e.g. {@code shard}. */
+    public ColumnValues.Strings strings(String column) {
+        ColumnValues values = raw.column(column);
+        if (values instanceof ColumnValues.Strings strings) {
+            return strings;
+        }
+        throw new IllegalStateException("Metadata column " + column + " is " + values.type() + ", not STRING");
+    }
+
+    /** The reads loading took, in order. */
+    public List<PlannedRequest> loadRequests() {
+        return loadRequests;
+    }
+}

@@ -1,0 +1,125 @@
+package io.layoutbench.layouts.parquet;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayDeque;
+import java.util.Deque;
+
+import org.apache.parquet.bytes.BytesInput;
+import org.apache.parquet.column.Encoding;
+import org.apache.parquet.column.page.DataPage;
+import org.apache.parquet.column.page.DataPageV1;
+import org.apache.parquet.column.page.DataPageV2;
+import org.apache.parquet.column.page.DictionaryPage;
+import org.apache.parquet.column.page.PageReader;
+import org.apache.parquet.format.DataPageHeader;
+import org.apache.parquet.format.DataPageHeaderV2;
+import org.apache.parquet.format.PageHeader;
+import org.apache.parquet.hadoop.metadata.CompressionCodecName;
+
+/**
+ * The pages of one fetched, uncompressed column chunk, for parquet-column's {@code ColumnReaderImpl}. Pages are
+ * views of the fetched buffer, not copies.
+ */
+final class ChunkPageReader implements PageReader {
+
+    private final DictionaryPage dictionaryPage;
+    private final Deque<DataPage> dataPages = new ArrayDeque<>();
+    private final long valueCount;
+
+    /**
+     * @param chunk  the chunk's bytes, position 0 at {@code info.byteRange().offset()}
+     * @param where  "column X of row group N of KEY", for errors
+     */
+    ChunkPageReader(ByteBuffer chunk, ColumnChunkInfo info, String where) {
+        if (info.codec() != CompressionCodecName.UNCOMPRESSED) {
+            throw new ParquetFormatException("Cannot decode " + where + ": its pages are " + info.codec()
+                    + "-compressed; only UNCOMPRESSED pages are read (no codec libraries are bundled)");
+        }
+        long chunkOffset = info.byteRange().offset();
+        DictionaryPage dictionary = null;
+        long values = 0;
+        int position = 0;
+        int limit = chunk.remaining();
+        while (position < limit) {
+            PageHeaders.Parsed parsed = PageHeaders.read(chunk, position, limit, chunkOffset, where);
+            PageHeader header = parsed.header();
+            BytesInput data = bytes(chunk, parsed.dataStart(), parsed.dataEnd() - parsed.dataStart());
+            long pageOffset = chunkOffset + position;
+            switch (header.getType()) {
+                case DICTIONARY_PAGE -> {
+                    if (dictionary != null || !dataPages.isEmpty()) {
+                        throw new ParquetFormatException("Unexpected dictionary page at offset " + pageOffset
+                                + " of " + where + ": a chunk has at most one, before its data pages");
+                    }
+                    dictionary = new DictionaryPage(data, header.getUncompressed_page_size(),
+                            header.getDictionary_page_header().getNum_values(),
+                            encoding(header.getDictionary_page_header().getEncoding(), pageOffset, where));
+                }
+                case DATA_PAGE -> {
+                    DataPageHeader page = header.getData_page_header();
+                    dataPages.add(new DataPageV1(data, page.getNum_values(), header.getUncompressed_page_size(),
+                            null, encoding(page.getRepetition_level_encoding(), pageOffset, where),
+                            encoding(page.getDefinition_level_encoding(), pageOffset, where),
+                            encoding(page.getEncoding(), pageOffset, where)));
+                    values += page.getNum_values();
+                }
+                case DATA_PAGE_V2 -> {
+                    DataPageHeaderV2 page = header.getData_page_header_v2();
+                    int repetition = page.getRepetition_levels_byte_length();
+                    int definition = page.getDefinition_levels_byte_length();
+                    int dataLength = parsed.dataEnd() - parsed.dataStart() - repetition - definition;
+                    if (repetition < 0 || definition < 0 || dataLength < 0) {
+                        throw new ParquetFormatException("The V2 page at offset " + pageOffset + " of " + where
+                                + " has level lengths " + repetition + " and " + definition + " that overrun its "
+                                + (parsed.dataEnd() - parsed.dataStart()) + " bytes of data");
+                    }
+                    int start = parsed.dataStart();
+                    dataPages.add(DataPageV2.uncompressed(page.getNum_rows(), page.getNum_nulls(),
+                            page.getNum_values(), bytes(chunk, start, repetition),
+                            bytes(chunk, start + repetition, definition),
+                            encoding(page.getEncoding(), pageOffset, where),
+                            bytes(chunk, start + repetition + definition, dataLength), null));
+                    values += page.getNum_values();
+                }
+                default -> {
+                    // Index pages and unknown page types are skipped, as the format allows.
+                }
+            }
+            position = parsed.dataEnd();
+        }
+        if (values != info.valueCount()) {
+            throw new ParquetFormatException("The data pages of " + where + " at " + info.byteRange() + " hold "
+                    + values + " values but its metadata says " + info.valueCount());
+        }
+        this.dictionaryPage = dictionary;
+        this.valueCount = values;
+    }
+
+    @Override
+    public DictionaryPage readDictionaryPage() {
+        return dictionaryPage;
+    }
+
+    @Override
+    public long getTotalValueCount() {
+        return valueCount;
+    }
+
+    @Override
+    public DataPage readPage() {
+        return dataPages.poll();
+    }
+
+    private static BytesInput bytes(ByteBuffer chunk, int start, int length) {
+        return BytesInput.from(chunk.slice(start, length));
+    }
+
+    private static Encoding encoding(org.apache.parquet.format.Encoding encoding, long pageOffset, String where) {
+        try {
+            return Encoding.valueOf(encoding.name());
+        } catch (IllegalArgumentException e) {
+            throw new ParquetFormatException("The page at offset " + pageOffset + " of " + where
+                    + " uses the unknown encoding " + encoding, e);
+        }
+    }
+}

@@ -1,0 +1,243 @@
+package io.layoutbench.layouts.parquet;
+
+import static java.util.Objects.requireNonNull;
+
+import io.layoutbench.api.backend.ByteRange;
+import io.layoutbench.api.backend.ObjectBackend;
+import io.layoutbench.api.dataset.ColumnType;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+
+import org.apache.parquet.VersionParser;
+import org.apache.parquet.column.ColumnDescriptor;
+import org.apache.parquet.format.ColumnIndex;
+import org.apache.parquet.format.OffsetIndex;
+import org.apache.parquet.format.PageLocation;
+import org.apache.parquet.format.Util;
+
+/**
+ * One Parquet object in an object store, opened for reading: its footer, its page indexes, its metadata columns as
+ * arrays ({@link #readColumns}), and, through {@link BlobReader}, single blobs. Reads go through a
+ * {@link BackendInputFile}, so that opening costs one request for the tail (plus one for the object's size unless
+ * it was given, plus one when the footer is larger than {@link FetchOptions#tailSize()}), and the page indexes one
+ * more (none when they lie in the tail).
+ *
+ * <p>Thread-safe: the footer is immutable, page indexes are loaded once and cached.
+ *
+ * <pre>{@code
+ * ParquetObject table = ParquetObject.open(backend, "l3/part-00000.parquet");
+ * MetadataColumns metadata = table.readMetadataColumns();                   // every non-blob column
+ * ColumnPageIndex pages = table.pageIndex(0, "image_bytes");                // page offsets and first rows
+ * List<ByteBuffer> images = new BlobReader(table, "image_bytes").read(0, new int[] {3, 17, 250});
+ * }</pre>
+ */
+public final class ParquetObject {
+
+    /** Row groups whose column chunks are being fetched while earlier ones are decoded, by {@link #readColumns}. */
+    static final int ROW_GROUPS_IN_FLIGHT = 8;
+
+    private final BackendInputFile file;
+    private final ParquetFooter footer;
+    private final VersionParser.ParsedVersion writerVersion;
+    private final ConcurrentMap<Long, ColumnPageIndex> pageIndexes = new ConcurrentHashMap<>();
+
+    private ParquetObject(BackendInputFile file) {
+        this.file = requireNonNull(file, "file is null");
+        this.footer = ParquetFooter.read(file);
+        VersionParser.ParsedVersion version;
+        try {
+            version = VersionParser.parse(footer.createdBy());
+        } catch (RuntimeException | VersionParser.VersionParseException e) {
+            version = null;   // only used to work around bugs of old writers
+        }
+        this.writerVersion = version;
+    }
+
+    /** Opens {@code key} of {@code backend} with the default {@link FetchOptions}, reading its footer. */
+    public static ParquetObject open(ObjectBackend backend, String key) {
+        return open(new BackendInputFile(backend, key));
+    }
+
+    /**
+     * Opens the object {@code file} reads, reading its footer.
+     *
+     * @throws ParquetFormatException if the object is not a flat Parquet table (bad magic, truncated footer...)
+     */
+    public static ParquetObject open(BackendInputFile file) {
+        return new ParquetObject(file);
+    }
+
+    /** The file this object is read through. */
+    public BackendInputFile file() {
+        return file;
+    }
+
+    /** The object's key. */
+    public String key() {
+        return file.key();
+    }
+
+    /** The footer. */
+    public ParquetFooter footer() {
+        return footer;
+    }
+
+    /**
+     * Fetches the region of all page indexes in one request and keeps it (no request when it lies in the tail
+     * already fetched). Called by {@link #pageIndex} when needed; call it first to control when the request is sent.
+     */
+    public void loadPageIndexes() {
+        footer.pageIndexRange().ifPresent(file::retain);
+    }
+
+    /**
+     * The pages of {@code column} in row group {@code rowGroup}, from its offset index and, when written, its column
+     * index. The first call loads the page-index region ({@link #loadPageIndexes}); results are cached.
+     *
+     * @throws ParquetFormatException if the chunk has no offset index or it is corrupt
+     */
+    public ColumnPageIndex pageIndex(int rowGroup, String column) {
+        RowGroupInfo group = footer.rowGroup(rowGroup);
+        ColumnChunkInfo chunk = group.column(column);
+        long cacheKey = ((long) rowGroup << 32) | chunk.columnIndex();
+        ColumnPageIndex cached = pageIndexes.get(cacheKey);
+        if (cached != null) {
+            return cached;
+        }
+        loadPageIndexes();
+        ColumnPageIndex parsed = parsePageIndex(group, chunk);
+        ColumnPageIndex raced = pageIndexes.putIfAbsent(cacheKey, parsed);
+        return raced != null ? raced : parsed;
+    }
+
+    /** Every column that has a metadata type (all but blob columns), as arrays. */
+    public MetadataColumns readMetadataColumns() {
+        return readColumns(footer.columns().stream().filter(c -> c.type().isPresent())
+                .map(ParquetColumn::name).toList());
+    }
+
+    /**
+     * The named columns (ignoring case) of all rows, as arrays. Per row group, the chunks of these columns are
+     * fetched with as few requests as the file's {@link FetchOptions#mergeGap()} allows (one, for the metadata
+     * columns of a table written by {@link ParquetTableWriter}, which lie together), and
+     * {@value #ROW_GROUPS_IN_FLIGHT} row groups are fetched ahead while earlier ones are decoded.
+     *
+     * @throws IllegalArgumentException if a column does not exist or is a blob column
+     * @throws ParquetFormatException   if a chunk cannot be decoded, naming the row group, column and offset
+     */
+    public MetadataColumns readColumns(List<String> names) {
+        requireNonNull(names, "names is null");
+        List<ParquetColumn> columns = new ArrayList<>();
+        for (String name : names) {
+            ParquetColumn column = footer.column(name);
+            if (column.type().isEmpty()) {
+                throw new IllegalArgumentException("Column " + column.name() + " of " + key() + " is "
+                        + column.physicalType() + " with no metadata type (a blob column?); read it with BlobReader");
+            }
+            columns.add(column);
+        }
+        if (footer.rowCount() > Integer.MAX_VALUE - 8) {
+            throw new IllegalArgumentException("Cannot read the columns of " + key() + " into arrays: "
+                    + footer.rowCount() + " rows is more than an array holds");
+        }
+        int rowCount = (int) footer.rowCount();
+        List<ColumnDecoder> decoders = columns.stream().map(c -> ColumnDecoder.create(c, rowCount)).toList();
+        List<ColumnDescriptor> descriptors = columns.stream()
+                .map(c -> footer.messageType().getColumnDescription(new String[] {c.name()})).toList();
+        List<RowGroupInfo> rowGroups = footer.rowGroups();
+        Deque<CompletableFuture<List<ByteBuffer>>> inFlight = new ArrayDeque<>();
+        int next = 0;
+        for (RowGroupInfo rowGroup : rowGroups) {
+            while (next < rowGroups.size() && inFlight.size() < ROW_GROUPS_IN_FLIGHT) {
+                RowGroupInfo ahead = rowGroups.get(next++);
+                inFlight.add(file.readAllAsync(columns.stream()
+                        .map(c -> ahead.columns().get(c.index()).byteRange()).toList()));
+            }
+            List<ByteBuffer> chunks = ObjectBackend.await(inFlight.poll());
+            for (int c = 0; c < columns.size(); c++) {
+                ColumnChunkInfo chunk = rowGroup.columns().get(columns.get(c).index());
+                decoders.get(c).decode(chunks.get(c), chunk, rowGroup.firstRow(), descriptors.get(c), writerVersion,
+                        where(rowGroup.index(), chunk.column()));
+            }
+        }
+        return new MetadataColumns(rowCount, decoders.stream().map(ColumnDecoder::finish).toList());
+    }
+
+    @Override
+    public String toString() {
+        return "ParquetObject[" + file + ", " + footer.rowCount() + " rows, " + footer.rowGroups().size()
+                + " row groups]";
+    }
+
+    /** "column X of row group N of KEY", for errors. */
+    String where(int rowGroup, String column) {
+        return "column " + column + " of row group " + rowGroup + " of " + key();
+    }
+
+    private ColumnPageIndex parsePageIndex(RowGroupInfo group, ColumnChunkInfo chunk) {
+        String where = where(group.index(), chunk.column());
+        ByteRange offsetRange = chunk.offsetIndexRange().orElseThrow(() -> new ParquetFormatException(
+                "Cannot locate the pages of " + where + ": it has no offset index (written without page indexes?)"));
+        OffsetIndex offsetIndex;
+        try {
+            offsetIndex = Util.readOffsetIndex(new ByteBufferInputStream(file.read(offsetRange)));
+        } catch (IOException | RuntimeException e) {
+            throw new ParquetFormatException("Cannot parse the offset index of " + where + " at " + offsetRange
+                    + ": " + e.getMessage(), e);
+        }
+        ParquetColumn column = footer.columns().get(chunk.columnIndex());
+        ColumnIndex columnIndex = null;
+        if (chunk.columnIndexRange().isPresent() && column.type().isPresent()) {
+            ByteRange columnRange = chunk.columnIndexRange().get();
+            try {
+                columnIndex = Util.readColumnIndex(new ByteBufferInputStream(file.read(columnRange)));
+            } catch (IOException | RuntimeException e) {
+                throw new ParquetFormatException("Cannot parse the column index of " + where + " at " + columnRange
+                        + ": " + e.getMessage(), e);
+            }
+        }
+        List<PageLocation> locations = offsetIndex.getPage_locations();
+        if (columnIndex != null && columnIndex.getNull_pagesSize() != locations.size()) {
+            throw new ParquetFormatException("The column index of " + where + " describes "
+                    + columnIndex.getNull_pagesSize() + " pages but its offset index " + locations.size());
+        }
+        List<PageInfo> pages = new ArrayList<>(locations.size());
+        for (int i = 0; i < locations.size(); i++) {
+            PageLocation location = locations.get(i);
+            long nextFirstRow = i + 1 < locations.size() ? locations.get(i + 1).getFirst_row_index() : group.rowCount();
+            ByteRange pageRange = ByteRange.of(location.getOffset(), location.getCompressed_page_size());
+            if (!chunk.byteRange().contains(pageRange) || nextFirstRow < location.getFirst_row_index()) {
+                throw new ParquetFormatException("The offset index of " + where + " puts page " + i + " at "
+                        + pageRange + " holding rows from " + location.getFirst_row_index() + " to " + nextFirstRow
+                        + ", outside its chunk " + chunk.byteRange() + " of " + group.rowCount() + " rows");
+            }
+            Optional<ColumnStats> stats = columnIndex == null ? Optional.empty()
+                    : Optional.of(pageStats(column, columnIndex, i));
+            pages.add(new PageInfo(i, location.getOffset(), location.getCompressed_page_size(),
+                    location.getFirst_row_index(), nextFirstRow - location.getFirst_row_index(), stats));
+        }
+        return new ColumnPageIndex(group.index(), chunk.column(), pages);
+    }
+
+    private static ColumnStats pageStats(ParquetColumn column, ColumnIndex index, int page) {
+        ColumnType type = column.type().orElseThrow();
+        long nullCount = index.isSetNull_counts() ? index.getNull_counts().get(page) : -1;
+        if (index.getNull_pages().get(page)) {
+            return new ColumnStats(type, null, null, nullCount);
+        }
+        Object min = ParquetFooter.decodeValue(column, index.getMin_values().get(page));
+        Object max = ParquetFooter.decodeValue(column, index.getMax_values().get(page));
+        return min == null || max == null
+                ? new ColumnStats(type, null, null, nullCount)
+                : new ColumnStats(type, min, max, nullCount);
+    }
+}

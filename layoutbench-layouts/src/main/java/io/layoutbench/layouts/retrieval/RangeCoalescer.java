@@ -1,0 +1,144 @@
+package io.layoutbench.layouts.retrieval;
+
+import static java.util.Objects.requireNonNull;
+
+import io.layoutbench.api.backend.ByteRange;
+import io.layoutbench.api.cost.Prices;
+import io.layoutbench.api.layout.QueryOptions;
+import io.layoutbench.api.network.NetworkProfile;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * Merges byte ranges that lie close together into fewer, larger requests, as object-store readers do: one request
+ * costs tens of milliseconds of latency, so reading a small gap is cheaper than a second request. The break-even
+ * gap is first-byte latency x bandwidth ({@link #breakEvenGap}); in dollars, a GET costs as much as
+ * {@code getPrice / transferPricePerByte} bytes ({@link #breakEvenGapForCost}).
+ *
+ * <pre>{@code
+ * List<RangeCoalescer.Merged> requests = RangeCoalescer.coalesce(
+ *         List.of(ByteRange.of(0, 100), ByteRange.of(150, 50), ByteRange.of(10_000, 10)), 64, 1 << 20);
+ * // two requests: [0, 200) serving ranges 0 and 1, and [10000, 10010) serving range 2
+ * }</pre>
+ *
+ * <p>Thread-safe: it has no state.
+ */
+public final class RangeCoalescer {
+
+    private RangeCoalescer() {
+    }
+
+    /**
+     * The gap at which reading through costs as much time as a new request: first-byte latency x per-connection
+     * bandwidth.
+     *
+     * @param firstByteSeconds    median time to first byte of a request
+     * @param bytesPerSecond      per-connection throughput
+     */
+    public static long breakEvenGap(double firstByteSeconds, double bytesPerSecond) {
+        if (!(firstByteSeconds >= 0) || !(bytesPerSecond > 0)) {
+            throw new IllegalArgumentException("Need firstByteSeconds >= 0 and bytesPerSecond > 0, got "
+                    + firstByteSeconds + " and " + bytesPerSecond);
+        }
+        double gap = firstByteSeconds * bytesPerSecond;
+        return gap >= Long.MAX_VALUE ? Long.MAX_VALUE : (long) gap;
+    }
+
+    /**
+     * The gap at which reading through costs as many dollars as a new request: GET price / transfer price per byte.
+     *
+     * @param dollarsPerGet   price of one GET (S3 Standard: 0.0004 / 1000)
+     * @param dollarsPerByte  price of one transferred byte (0.09 / 1e9)
+     */
+    public static long breakEvenGapForCost(double dollarsPerGet, double dollarsPerByte) {
+        if (!(dollarsPerGet >= 0) || !(dollarsPerByte > 0)) {
+            throw new IllegalArgumentException("Need dollarsPerGet >= 0 and dollarsPerByte > 0, got "
+                    + dollarsPerGet + " and " + dollarsPerByte);
+        }
+        return (long) (dollarsPerGet / dollarsPerByte);
+    }
+
+    /**
+     * One request: the range to fetch and the positions, in the caller's list, of the ranges it serves.
+     *
+     * @param range   the bytes to fetch
+     * @param members indices into the list given to {@link #coalesce}, ascending by offset
+     */
+    public record Merged(ByteRange range, List<Integer> members) {
+
+        public Merged {
+            requireNonNull(range, "range is null");
+            members = List.copyOf(requireNonNull(members, "members is null"));
+        }
+    }
+
+    /** Largest merged read optimized retrieval sends (AWS suggests 8-16 MB byte ranges). */
+    public static final long DEFAULT_MAX_MERGED_BYTES = 16L << 20;
+
+    /**
+     * The coalescing gap a query should use: the explicit {@link QueryOptions#coalesceGapBytes()}, or one derived
+     * from its network and objective (time: latency x per-connection bandwidth; cost: GET price over transfer price
+     * per byte at S3 Standard prices). A network with no latency gives 0: merging only touching ranges.
+     */
+    public static long gapFor(QueryOptions options) {
+        if (options.coalesceGapBytes() != QueryOptions.DERIVED_GAP) {
+            return options.coalesceGapBytes();
+        }
+        if (options.objective() == QueryOptions.Objective.COST) {
+            Prices prices = Prices.s3Standard();
+            return breakEvenGapForCost(prices.getPer1000() / 1000, prices.transferPerGb() / 1e9);
+        }
+        NetworkProfile network = options.network();
+        double latency = network.firstByteLatency().toNanos() / 1e9;
+        double bandwidth = Math.min(network.connectionBytesPerSecond(), network.host().baselineBytesPerSecond());
+        if (latency == 0 || Double.isInfinite(bandwidth)) {
+            return 0;
+        }
+        return breakEvenGap(latency, bandwidth);
+    }
+
+    /**
+     * Groups {@code ranges} into requests: sorted by offset, a range joins the current request when the gap to it
+     * is at most {@code maxGap} bytes and the request stays within {@code maxMergedSize} bytes. Overlapping and
+     * duplicate ranges are served by one request. A range longer than {@code maxMergedSize} gets a request of its own.
+     *
+     * @return the requests, ascending by offset
+     */
+    public static List<Merged> coalesce(List<ByteRange> ranges, long maxGap, long maxMergedSize) {
+        requireNonNull(ranges, "ranges is null");
+        if (maxGap < 0 || maxMergedSize < 1) {
+            throw new IllegalArgumentException("maxGap must be >= 0 and maxMergedSize positive, got " + maxGap
+                    + " and " + maxMergedSize);
+        }
+        Integer[] order = new Integer[ranges.size()];
+        for (int i = 0; i < order.length; i++) {
+            order[i] = i;
+            requireNonNull(ranges.get(i), "ranges contains null");
+        }
+        Arrays.sort(order, Comparator.comparing(ranges::get));
+        List<Merged> merged = new ArrayList<>();
+        ByteRange current = null;
+        List<Integer> members = new ArrayList<>();
+        for (int index : order) {
+            ByteRange next = ranges.get(index);
+            if (current != null && current.gapTo(next) <= maxGap
+                    && Math.max(current.end(), next.end()) - current.offset() <= maxMergedSize) {
+                current = current.span(next);
+            } else {
+                if (current != null) {
+                    merged.add(new Merged(current, members));
+                }
+                current = next;
+                members = new ArrayList<>();
+            }
+            members.add(index);
+        }
+        if (current != null) {
+            merged.add(new Merged(current, members));
+        }
+        return merged;
+    }
+}

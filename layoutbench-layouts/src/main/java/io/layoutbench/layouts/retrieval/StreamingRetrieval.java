@@ -1,0 +1,256 @@
+package io.layoutbench.layouts.retrieval;
+
+import static java.util.Objects.requireNonNull;
+
+import io.layoutbench.api.LayoutBenchException;
+import io.layoutbench.api.backend.ObjectBackend;
+import io.layoutbench.api.backend.StorageException;
+import io.layoutbench.api.dataset.Sample;
+import io.layoutbench.api.layout.QueryOptions;
+import io.layoutbench.api.layout.ResultOrder;
+import io.layoutbench.api.layout.RetrievalStats;
+import io.layoutbench.api.layout.SampleStream;
+import io.layoutbench.api.metrics.QueryMetrics;
+
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.List;
+import java.util.NoSuchElementException;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.LinkedBlockingQueue;
+
+/**
+ * Runs a list of {@link ReadTask}s with bounded concurrency and hands out their samples as a {@link SampleStream}.
+ *
+ * <p>Memory is bounded two ways: at most {@code maxConcurrency} tasks are launched and not yet consumed, and their
+ * planned bytes stay within {@code maxBufferedBytes} (one task is always allowed, however large, so progress is
+ * guaranteed). A slow consumer therefore stops new reads: backpressure, not buffering. In
+ * {@link ResultOrder#DATASET} order samples come out in task order; in {@link ResultOrder#COMPLETION} order as reads
+ * finish.
+ *
+ * <pre>{@code
+ * QueryMetrics metrics = new QueryMetrics();
+ * metrics.start();
+ * SampleStream samples = StreamingRetrieval.start(backend.withMetrics(metrics), tasks, options, metrics,
+ *         StreamingRetrieval.DEFAULT_MAX_BUFFERED_BYTES);
+ * }</pre>
+ */
+public final class StreamingRetrieval implements SampleStream {
+
+    /** Bytes of launched, unconsumed reads allowed by default: enough for 64 reads of ~1 MiB in flight. */
+    public static final long DEFAULT_MAX_BUFFERED_BYTES = 64L << 20;
+
+    private final ObjectBackend backend;
+    private final List<ReadTask> tasks;
+    private final int maxConcurrency;
+    private final long maxBufferedBytes;
+    private final ResultOrder order;
+    private final QueryMetrics metrics;
+    private final long startNanos;
+
+    private final Object lock = new Object();
+    private final CompletableFuture<?>[] reads;
+    private final LinkedBlockingQueue<Integer> completed = new LinkedBlockingQueue<>();
+    private int launched;
+    private int consumedTasks;
+    private long reservedBytes;
+    private boolean closed;
+
+    private final ArrayDeque<Sample> current = new ArrayDeque<>();
+    private long currentTaskBytes;
+    private boolean holdingTask;
+    private long samples;
+    private long payloadBytes;
+    private long firstSampleNanos = -1;
+    private long endNanos = -1;
+
+    private StreamingRetrieval(ObjectBackend backend, List<ReadTask> tasks, QueryOptions options,
+            QueryMetrics metrics, long maxBufferedBytes) {
+        this.backend = requireNonNull(backend, "backend is null");
+        this.tasks = List.copyOf(tasks);
+        this.maxConcurrency = options.maxConcurrency();
+        this.order = options.order();
+        this.metrics = requireNonNull(metrics, "metrics is null");
+        if (maxBufferedBytes < 1) {
+            throw new IllegalArgumentException("maxBufferedBytes must be >= 1, got " + maxBufferedBytes);
+        }
+        this.maxBufferedBytes = maxBufferedBytes;
+        this.startNanos = System.nanoTime();
+        this.reads = new CompletableFuture<?>[this.tasks.size()];
+    }
+
+    /**
+     * Starts reading. {@code backend} should count into {@code metrics}; {@code metrics} should already be started
+     * (so metadata reads made while planning count toward the query).
+     */
+    public static StreamingRetrieval start(ObjectBackend backend, List<ReadTask> tasks, QueryOptions options,
+            QueryMetrics metrics, long maxBufferedBytes) {
+        StreamingRetrieval retrieval = new StreamingRetrieval(backend, tasks, options, metrics, maxBufferedBytes);
+        retrieval.launchMore();
+        return retrieval;
+    }
+
+    @Override
+    public boolean hasNext() {
+        if (!current.isEmpty()) {
+            return true;
+        }
+        while (current.isEmpty()) {
+            releaseCurrentTask();
+            if (consumedTasks == tasks.size() || closed) {
+                finish();
+                return false;
+            }
+            int index = nextReadyTask();
+            List<Sample> decoded = await(index);
+            synchronized (lock) {
+                reads[index] = null; // the samples are ours now; the future need not keep them
+            }
+            currentTaskBytes = tasks.get(index).bytes();
+            holdingTask = true;
+            current.addAll(decoded);
+        }
+        return true;
+    }
+
+    @Override
+    public Sample next() {
+        if (!hasNext()) {
+            throw new NoSuchElementException("No more samples");
+        }
+        Sample sample = current.poll();
+        samples++;
+        payloadBytes += sample.size();
+        if (firstSampleNanos < 0) {
+            firstSampleNanos = System.nanoTime();
+        }
+        return sample;
+    }
+
+    @Override
+    public RetrievalStats stats() {
+        long end = endNanos < 0 ? System.nanoTime() : endNanos;
+        Duration ttfs = firstSampleNanos < 0 ? Duration.ZERO : Duration.ofNanos(firstSampleNanos - startNanos);
+        return new RetrievalStats(samples, payloadBytes, metrics.snapshot(), ttfs, Duration.ofNanos(end - startNanos));
+    }
+
+    @Override
+    public void close() {
+        synchronized (lock) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            for (CompletableFuture<?> read : reads) {
+                if (read != null) {
+                    read.cancel(false);
+                }
+            }
+        }
+        current.clear();
+        finish();
+    }
+
+    private void finish() {
+        if (endNanos < 0) {
+            endNanos = System.nanoTime();
+            try {
+                metrics.stop();
+            } catch (IllegalStateException notStarted) {
+                // The caller did not start the metrics; the wall time is still ours.
+            }
+        }
+    }
+
+    private void releaseCurrentTask() {
+        if (!holdingTask) {
+            return;
+        }
+        holdingTask = false;
+        synchronized (lock) {
+            consumedTasks++;
+            reservedBytes -= currentTaskBytes;
+        }
+        launchMore();
+    }
+
+    private int nextReadyTask() {
+        if (order == ResultOrder.DATASET) {
+            return consumedTasks;
+        }
+        try {
+            return completed.take();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            close();
+            throw new StorageException("Interrupted while waiting for samples", e);
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private List<Sample> await(int index) {
+        CompletableFuture<?> read;
+        synchronized (lock) {
+            read = reads[index];
+        }
+        if (read == null) {
+            throw new IllegalStateException("Read " + index + " was not launched; this is a bug");
+        }
+        try {
+            return (List<Sample>) read.join();
+        } catch (CompletionException e) {
+            close();
+            Throwable cause = e.getCause();
+            if (cause instanceof LayoutBenchException failure) {
+                throw failure;
+            }
+            throw new StorageException("Reading " + describe(tasks.get(index)) + " failed: " + cause, cause);
+        } catch (CancellationException e) {
+            throw new StorageException("Reading " + describe(tasks.get(index)) + " was cancelled", e);
+        }
+    }
+
+    private void launchMore() {
+        while (true) {
+            int index;
+            ReadTask task;
+            synchronized (lock) {
+                if (closed || launched == tasks.size() || launched - consumedTasks >= maxConcurrency) {
+                    return;
+                }
+                task = tasks.get(launched);
+                long bytes = task.bytes();
+                boolean nothingOutstanding = launched == consumedTasks;
+                if (!nothingOutstanding && reservedBytes + bytes > maxBufferedBytes) {
+                    return;
+                }
+                reservedBytes += bytes;
+                index = launched++;
+            }
+            CompletableFuture<List<Sample>> read = send(task);
+            synchronized (lock) {
+                reads[index] = read;
+            }
+            if (order == ResultOrder.COMPLETION) {
+                read.whenComplete((data, failure) -> completed.add(index));
+            }
+        }
+    }
+
+    private CompletableFuture<List<Sample>> send(ReadTask task) {
+        try {
+            return task.run(backend);
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    private static String describe(ReadTask task) {
+        var first = task.requests().isEmpty() ? null : task.requests().get(0);
+        return first == null ? "a task with no requests"
+                : first.range() + " of " + first.key() + (task.requests().size() > 1
+                        ? " (and " + (task.requests().size() - 1) + " more requests)" : "");
+    }
+}
