@@ -616,42 +616,90 @@ final class ColumnarEvaluator {
         private final ComparisonOperator op;
         private final Kernel left;
         private final Kernel right;
+        private final int rowsSlot;
 
-        VectorCompareFilter(ComparisonOperator op, Kernel left, Kernel right) {
+        VectorCompareFilter(ComparisonOperator op, Kernel left, Kernel right, int rowsSlot) {
             this.op = op;
             this.left = left;
             this.right = right;
+            this.rowsSlot = rowsSlot;
         }
 
         @Override
         void select(Context ctx, Rows in, boolean want, IntList out) {
+            // accept[sign + 1]: whether a three-way result of that sign gives the wanted truth value. A table
+            // lookup keeps the operator's switch out of the inner loops.
+            boolean[] accept = {op.test(-1) == want, op.test(0) == want, op.test(1) == want};
+            int[] rows = batchRows(ctx, rowsSlot);
             out.ensure(out.size + in.size);
             for (int from = 0; from < in.size; from += BATCH) {
                 int len = Math.min(BATCH, in.size - from);
+                copyRows(in, from, len, rows);
                 Vector a = left.eval(ctx, in, from, len);
                 Vector b = right.eval(ctx, in, from, len);
+                boolean[] an = a.nulls;
+                boolean[] bn = b.nulls;
                 int[] o = out.values;
                 int n = out.size;
-                for (int k = 0; k < len; k++) {
-                    o[n] = in.row(from + k);
-                    n += !(a.nulls[k] | b.nulls[k]) && op.test(compare(a, b, k)) == want ? 1 : 0;
+                switch (left.type) {
+                    case BIGINT -> {
+                        long[] x = a.longs;
+                        long[] y = b.longs;
+                        for (int k = 0; k < len; k++) {
+                            o[n] = rows[k];
+                            n += !(an[k] | bn[k]) && accept[Long.compare(x[k], y[k]) + 1] ? 1 : 0;
+                        }
+                    }
+                    case DOUBLE -> {
+                        double[] x = a.doubles;
+                        double[] y = b.doubles;
+                        for (int k = 0; k < len; k++) {
+                            o[n] = rows[k];
+                            n += !(an[k] | bn[k]) && accept[Scalars.compareDoubles(x[k], y[k]) + 1] ? 1 : 0;
+                        }
+                    }
+                    case STRING -> {
+                        for (int k = 0; k < len; k++) {
+                            o[n] = rows[k];
+                            n += !(an[k] | bn[k])
+                                    && accept[Integer.signum(a.strings[k].compareTo(b.strings[k])) + 1] ? 1 : 0;
+                        }
+                    }
+                    case BOOLEAN -> {
+                        for (int k = 0; k < len; k++) {
+                            o[n] = rows[k];
+                            n += !(an[k] | bn[k]) && accept[Boolean.compare(a.bools[k], b.bools[k]) + 1] ? 1 : 0;
+                        }
+                    }
                 }
                 out.size = n;
             }
         }
 
-        private int compare(Vector a, Vector b, int k) {
-            return switch (left.type) {
-                case BIGINT -> Long.compare(a.longs[k], b.longs[k]);
-                case DOUBLE -> Scalars.compareDoubles(a.doubles[k], b.doubles[k]);
-                case STRING -> a.strings[k].compareTo(b.strings[k]);
-                case BOOLEAN -> Boolean.compare(a.bools[k], b.bools[k]);
-            };
-        }
-
         @Override
         int cost() {
             return 10 + left.cost() + right.cost();
+        }
+    }
+
+    /** A per-call scratch array for the row ids of one batch. */
+    private static int[] batchRows(Context ctx, int slot) {
+        int[] rows = (int[]) ctx.slots[slot];
+        if (rows == null) {
+            rows = new int[BATCH];
+            ctx.slots[slot] = rows;
+        }
+        return rows;
+    }
+
+    private static void copyRows(Rows in, int from, int len, int[] rows) {
+        if (in.ids == null) {
+            int base = in.start + from;
+            for (int k = 0; k < len; k++) {
+                rows[k] = base + k;
+            }
+        } else {
+            System.arraycopy(in.ids, in.offset + from, rows, 0, len);
         }
     }
 
@@ -815,18 +863,26 @@ final class ColumnarEvaluator {
         Vector eval(Context ctx, Rows rows, int from, int len) {
             Vector out = output(ctx);
             ColumnData data = ctx.table.data(column);
+            boolean dense = rows.ids == null;
+            int base = rows.start + from;
             if (data instanceof ColumnData.Longs d) {
-                for (int k = 0; k < len; k++) {
-                    int r = rows.row(from + k);
-                    out.longs[k] = d.values[r];
-                    out.nulls[k] = ColumnData.isSet(d.nulls, r);
+                if (dense) {
+                    System.arraycopy(d.values, base, out.longs, 0, len);
+                } else {
+                    for (int k = 0; k < len; k++) {
+                        out.longs[k] = d.values[rows.row(from + k)];
+                    }
                 }
+                nulls(d.nulls, rows, from, len, out.nulls);
             } else if (data instanceof ColumnData.Doubles d) {
-                for (int k = 0; k < len; k++) {
-                    int r = rows.row(from + k);
-                    out.doubles[k] = d.values[r];
-                    out.nulls[k] = ColumnData.isSet(d.nulls, r);
+                if (dense) {
+                    System.arraycopy(d.values, base, out.doubles, 0, len);
+                } else {
+                    for (int k = 0; k < len; k++) {
+                        out.doubles[k] = d.values[rows.row(from + k)];
+                    }
                 }
+                nulls(d.nulls, rows, from, len, out.nulls);
             } else if (data instanceof ColumnData.Strings d) {
                 for (int k = 0; k < len; k++) {
                     int id = d.ids[rows.row(from + k)];
@@ -836,12 +892,21 @@ final class ColumnarEvaluator {
             } else {
                 ColumnData.Booleans d = (ColumnData.Booleans) data;
                 for (int k = 0; k < len; k++) {
-                    int r = rows.row(from + k);
-                    out.bools[k] = d.values[r];
-                    out.nulls[k] = ColumnData.isSet(d.nulls, r);
+                    out.bools[k] = d.values[rows.row(from + k)];
                 }
+                nulls(d.nulls, rows, from, len, out.nulls);
             }
             return out;
+        }
+
+        private static void nulls(long[] bitmap, Rows rows, int from, int len, boolean[] out) {
+            if (bitmap == null) {
+                Arrays.fill(out, 0, len, false);
+            } else {
+                for (int k = 0; k < len; k++) {
+                    out[k] = ColumnData.isSet(bitmap, rows.row(from + k));
+                }
+            }
         }
 
         @Override
@@ -1160,7 +1225,7 @@ final class ColumnarEvaluator {
                 }
             }
             ColumnType common = commonType(type(left), type(right));
-            return new VectorCompareFilter(op, kernel(left, common), kernel(right, common));
+            return new VectorCompareFilter(op, kernel(left, common), kernel(right, common), slot());
         }
 
         private Filter in(In in) {

@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
  */
 class PredicatePropertyTest {
     private static final long BASE_SEED = 0x1a5e7be9c4L;
-    private static final int CASES = 4000;
+    private static final int CASES = 10_000;
 
     @Test
     void columnarEvaluatorAgreesWithRowEvaluator() {

@@ -48,7 +48,7 @@ public final class ParquetObject {
     private final BackendInputFile file;
     private final ParquetFooter footer;
     private final VersionParser.ParsedVersion writerVersion;
-    private final ConcurrentMap<Long, ColumnPageIndex> pageIndexes = new ConcurrentHashMap<>();
+    private final ConcurrentMap<Long, ColumnPageIndex> pageIndexes;
 
     private ParquetObject(BackendInputFile file) {
         this.file = requireNonNull(file, "file is null");
@@ -60,6 +60,14 @@ public final class ParquetObject {
             version = null;   // only used to work around bugs of old writers
         }
         this.writerVersion = version;
+        this.pageIndexes = new ConcurrentHashMap<>();
+    }
+
+    private ParquetObject(BackendInputFile file, ParquetObject parsed) {
+        this.file = file;
+        this.footer = parsed.footer;
+        this.writerVersion = parsed.writerVersion;
+        this.pageIndexes = parsed.pageIndexes;
     }
 
     /** Opens {@code key} of {@code backend} with the default {@link FetchOptions}, reading its footer. */
@@ -74,6 +82,22 @@ public final class ParquetObject {
      */
     public static ParquetObject open(BackendInputFile file) {
         return new ParquetObject(file);
+    }
+
+    /**
+     * This object read through {@code backend} with {@code options}, without a request: the parsed footer is reused,
+     * and page indexes parsed by either object are cached for both. The new object's file keeps no fetched region
+     * (not even the tail), so each of its reads is a request through {@code backend}, unless served from a page
+     * index cached already. Use it to count one query's reads in a per-query backend view while footers and page
+     * indexes stay cached across queries.
+     *
+     * <pre>{@code
+     * ParquetObject cached = ParquetObject.open(backend, key);                  // footer read once
+     * ParquetObject forQuery = cached.withBackend(backend.withMetrics(metrics), FetchOptions.defaults());
+     * }</pre>
+     */
+    public ParquetObject withBackend(ObjectBackend backend, FetchOptions options) {
+        return new ParquetObject(new BackendInputFile(backend, key(), footer.objectLength(), options), this);
     }
 
     /** The file this object is read through. */
@@ -135,16 +159,7 @@ public final class ParquetObject {
      * @throws ParquetFormatException   if a chunk cannot be decoded, naming the row group, column and offset
      */
     public MetadataColumns readColumns(List<String> names) {
-        requireNonNull(names, "names is null");
-        List<ParquetColumn> columns = new ArrayList<>();
-        for (String name : names) {
-            ParquetColumn column = footer.column(name);
-            if (column.type().isEmpty()) {
-                throw new IllegalArgumentException("Column " + column.name() + " of " + key() + " is "
-                        + column.physicalType() + " with no metadata type (a blob column?); read it with BlobReader");
-            }
-            columns.add(column);
-        }
+        List<ParquetColumn> columns = metadataColumns(names);
         if (footer.rowCount() > Integer.MAX_VALUE - 8) {
             throw new IllegalArgumentException("Cannot read the columns of " + key() + " into arrays: "
                     + footer.rowCount() + " rows is more than an array holds");
@@ -170,6 +185,49 @@ public final class ParquetObject {
             }
         }
         return new MetadataColumns(rowCount, decoders.stream().map(ColumnDecoder::finish).toList());
+    }
+
+    /**
+     * The named columns (ignoring case) of the rows of row group {@code rowGroup} only, as arrays indexed by row
+     * within the row group. The chunks are fetched with as few requests as {@link FetchOptions#mergeGap()} allows
+     * (one for the metadata columns of a table written by {@link ParquetTableWriter}).
+     *
+     * @return a future that fails with {@link ParquetFormatException} naming the row group, column and offset if a
+     *         chunk cannot be decoded
+     * @throws IllegalArgumentException if a column does not exist or is a blob column, or there is no such row group
+     */
+    public CompletableFuture<MetadataColumns> readColumnsAsync(int rowGroup, List<String> names) {
+        List<ParquetColumn> columns = metadataColumns(names);
+        RowGroupInfo group = footer.rowGroup(rowGroup);
+        int rowCount = Math.toIntExact(group.rowCount());
+        List<ColumnDescriptor> descriptors = columns.stream()
+                .map(c -> footer.messageType().getColumnDescription(new String[] {c.name()})).toList();
+        return file.readAllAsync(columns.stream().map(c -> group.columns().get(c.index()).byteRange()).toList())
+                .thenApply(chunks -> {
+                    List<ColumnValues> values = new ArrayList<>(columns.size());
+                    for (int c = 0; c < columns.size(); c++) {
+                        ColumnChunkInfo chunk = group.columns().get(columns.get(c).index());
+                        ColumnDecoder decoder = ColumnDecoder.create(columns.get(c), rowCount);
+                        decoder.decode(chunks.get(c), chunk, 0, descriptors.get(c), writerVersion,
+                                where(group.index(), chunk.column()));
+                        values.add(decoder.finish());
+                    }
+                    return new MetadataColumns(rowCount, values);
+                });
+    }
+
+    private List<ParquetColumn> metadataColumns(List<String> names) {
+        requireNonNull(names, "names is null");
+        List<ParquetColumn> columns = new ArrayList<>();
+        for (String name : names) {
+            ParquetColumn column = footer.column(name);
+            if (column.type().isEmpty()) {
+                throw new IllegalArgumentException("Column " + column.name() + " of " + key() + " is "
+                        + column.physicalType() + " with no metadata type (a blob column?); read it with BlobReader");
+            }
+            columns.add(column);
+        }
+        return columns;
     }
 
     @Override
