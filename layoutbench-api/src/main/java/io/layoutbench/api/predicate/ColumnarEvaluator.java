@@ -398,15 +398,17 @@ final class ColumnarEvaluator {
             int n = out.size;
             if (in.ids == null) {
                 for (int r = in.start, end = in.start + in.size; r < end; r++) {
-                    o[n] = r;
-                    n += m[ids[r] + 1] == w ? 1 : 0;
+                    if (m[ids[r] + 1] == w) {
+                        o[n++] = r;
+                    }
                 }
             } else {
                 int[] selected = in.ids;
                 for (int k = in.offset, end = in.offset + in.size; k < end; k++) {
                     int r = selected[k];
-                    o[n] = r;
-                    n += m[ids[r] + 1] == w ? 1 : 0;
+                    if (m[ids[r] + 1] == w) {
+                        o[n++] = r;
+                    }
                 }
             }
             out.size = n;
@@ -457,18 +459,29 @@ final class ColumnarEvaluator {
             out.ensure(out.size + in.size);
             int[] o = out.values;
             int n = out.size;
-            if (in.ids == null && nulls == null) {
+            // Plain branches: the paper's range leaves keep a few percent of rows, where a predictable branch
+            // beats a conditional move (measured: 0.36 ms against 0.8 ms for 1.28M rows at 0.2% selectivity).
+            if (in.ids == null && nulls == null && target) {
                 for (int r = in.start, end = in.start + in.size; r < end; r++) {
                     long x = v[r];
-                    o[n] = r;
-                    n += ((x >= lo & x <= hi) == target) ? 1 : 0;
+                    if (x >= lo && x <= hi) {
+                        o[n++] = r;
+                    }
+                }
+            } else if (in.ids == null && nulls == null) {
+                for (int r = in.start, end = in.start + in.size; r < end; r++) {
+                    long x = v[r];
+                    if (x < lo || x > hi) {
+                        o[n++] = r;
+                    }
                 }
             } else {
                 for (int k = 0; k < in.size; k++) {
                     int r = in.row(k);
                     long x = v[r];
-                    o[n] = r;
-                    n += ((x >= lo & x <= hi) == target && !ColumnData.isSet(nulls, r)) ? 1 : 0;
+                    if ((x >= lo && x <= hi) == target && !ColumnData.isSet(nulls, r)) {
+                        o[n++] = r;
+                    }
                 }
             }
             out.size = n;
@@ -501,9 +514,10 @@ final class ColumnarEvaluator {
             int n = out.size;
             for (int k = 0; k < in.size; k++) {
                 int r = in.row(k);
-                o[n] = r;
-                n += (Arrays.binarySearch(sorted, data.values[r]) >= 0) == target
-                        && !ColumnData.isSet(data.nulls, r) ? 1 : 0;
+                if ((Arrays.binarySearch(sorted, data.values[r]) >= 0) == target
+                        && !ColumnData.isSet(data.nulls, r)) {
+                    o[n++] = r;
+                }
             }
             out.size = n;
         }
@@ -535,17 +549,19 @@ final class ColumnarEvaluator {
             if (data instanceof ColumnData.Doubles doubles) {
                 for (int k = 0; k < in.size; k++) {
                     int r = in.row(k);
-                    o[n] = r;
-                    n += op.test(Scalars.compareDoubles(doubles.values[r], constant)) == want
-                            && !ColumnData.isSet(doubles.nulls, r) ? 1 : 0;
+                    if (op.test(Scalars.compareDoubles(doubles.values[r], constant)) == want
+                            && !ColumnData.isSet(doubles.nulls, r)) {
+                        o[n++] = r;
+                    }
                 }
             } else {
                 ColumnData.Longs longs = (ColumnData.Longs) data;
                 for (int k = 0; k < in.size; k++) {
                     int r = in.row(k);
-                    o[n] = r;
-                    n += op.test(Scalars.compareDoubles(longs.values[r], constant)) == want
-                            && !ColumnData.isSet(longs.nulls, r) ? 1 : 0;
+                    if (op.test(Scalars.compareDoubles(longs.values[r], constant)) == want
+                            && !ColumnData.isSet(longs.nulls, r)) {
+                        o[n++] = r;
+                    }
                 }
             }
             out.size = n;
@@ -637,43 +653,117 @@ final class ColumnarEvaluator {
                 copyRows(in, from, len, rows);
                 Vector a = left.eval(ctx, in, from, len);
                 Vector b = right.eval(ctx, in, from, len);
-                boolean[] an = a.nulls;
-                boolean[] bn = b.nulls;
+                boolean anyNull = a.anyNull | b.anyNull;
                 int[] o = out.values;
                 int n = out.size;
                 switch (left.type) {
                     case BIGINT -> {
                         long[] x = a.longs;
                         long[] y = b.longs;
-                        for (int k = 0; k < len; k++) {
-                            o[n] = rows[k];
-                            n += !(an[k] | bn[k]) && accept[Long.compare(x[k], y[k]) + 1] ? 1 : 0;
+                        if (!anyNull) {
+                            for (int k = 0; k < len; k++) {
+                                if (accept[Long.compare(x[k], y[k]) + 1]) {
+                                    o[n++] = rows[k];
+                                }
+                            }
+                        } else {
+                            for (int k = 0; k < len; k++) {
+                                if (!(a.isNull(k) | b.isNull(k)) && accept[Long.compare(x[k], y[k]) + 1]) {
+                                    o[n++] = rows[k];
+                                }
+                            }
                         }
                     }
                     case DOUBLE -> {
                         double[] x = a.doubles;
                         double[] y = b.doubles;
-                        for (int k = 0; k < len; k++) {
-                            o[n] = rows[k];
-                            n += !(an[k] | bn[k]) && accept[Scalars.compareDoubles(x[k], y[k]) + 1] ? 1 : 0;
+                        if (!anyNull && right instanceof ConstantKernel constant) {
+                            n = compareWithConstant(x, ((Number) constant.value).doubleValue(), want, rows, len, o, n);
+                        } else if (!anyNull) {
+                            for (int k = 0; k < len; k++) {
+                                if (accept[Scalars.compareDoubles(x[k], y[k]) + 1]) {
+                                    o[n++] = rows[k];
+                                }
+                            }
+                        } else {
+                            for (int k = 0; k < len; k++) {
+                                if (!(a.isNull(k) | b.isNull(k)) && accept[Scalars.compareDoubles(x[k], y[k]) + 1]) {
+                                    o[n++] = rows[k];
+                                }
+                            }
                         }
                     }
                     case STRING -> {
                         for (int k = 0; k < len; k++) {
-                            o[n] = rows[k];
-                            n += !(an[k] | bn[k])
-                                    && accept[Integer.signum(a.strings[k].compareTo(b.strings[k])) + 1] ? 1 : 0;
+                            if (!(a.isNull(k) | b.isNull(k))
+                                    && accept[Integer.signum(a.strings[k].compareTo(b.strings[k])) + 1]) {
+                                o[n++] = rows[k];
+                            }
                         }
                     }
                     case BOOLEAN -> {
                         for (int k = 0; k < len; k++) {
-                            o[n] = rows[k];
-                            n += !(an[k] | bn[k]) && accept[Boolean.compare(a.bools[k], b.bools[k]) + 1] ? 1 : 0;
+                            if (!(a.isNull(k) | b.isNull(k)) && accept[Boolean.compare(a.bools[k], b.bools[k]) + 1]) {
+                                o[n++] = rows[k];
+                            }
                         }
                     }
                 }
                 out.size = n;
             }
+        }
+
+        /**
+         * {@code x op c} with the plain IEEE operators, which compile to tighter code than the three-way compare.
+         * They agree with the language's order because c (a literal) is finite: only NaN needs care, and NaN is
+         * greater than every number.
+         */
+        private int compareWithConstant(double[] x, double c, boolean want, int[] rows, int len, int[] o, int n) {
+            switch (op) {
+                case LESS_THAN -> {
+                    for (int k = 0; k < len; k++) {
+                        if ((x[k] < c) == want) {
+                            o[n++] = rows[k];
+                        }
+                    }
+                }
+                case LESS_THAN_OR_EQUAL -> {
+                    for (int k = 0; k < len; k++) {
+                        if ((x[k] <= c) == want) {
+                            o[n++] = rows[k];
+                        }
+                    }
+                }
+                case GREATER_THAN -> {
+                    for (int k = 0; k < len; k++) {
+                        if ((x[k] > c || x[k] != x[k]) == want) {
+                            o[n++] = rows[k];
+                        }
+                    }
+                }
+                case GREATER_THAN_OR_EQUAL -> {
+                    for (int k = 0; k < len; k++) {
+                        if ((x[k] >= c || x[k] != x[k]) == want) {
+                            o[n++] = rows[k];
+                        }
+                    }
+                }
+                case EQUAL -> {
+                    for (int k = 0; k < len; k++) {
+                        if ((x[k] == c) == want) {
+                            o[n++] = rows[k];
+                        }
+                    }
+                }
+                case NOT_EQUAL -> {
+                    for (int k = 0; k < len; k++) {
+                        if ((x[k] != c) == want) {
+                            o[n++] = rows[k];
+                        }
+                    }
+                }
+            }
+            return n;
         }
 
         @Override
@@ -738,7 +828,7 @@ final class ColumnarEvaluator {
                 int len = Math.min(BATCH, in.size - from);
                 Vector a = operand.eval(ctx, in, from, len);
                 for (int k = 0; k < len; k++) {
-                    if (!a.nulls[k] && contains(a, k) == target) {
+                    if (!a.isNull(k) && contains(a, k) == target) {
                         out.add(in.row(from + k));
                     }
                 }
@@ -794,7 +884,7 @@ final class ColumnarEvaluator {
                 int len = Math.min(BATCH, in.size - from);
                 Vector a = operand.eval(ctx, in, from, len);
                 for (int k = 0; k < len; k++) {
-                    if (a.nulls[k] == wantNull) {
+                    if (a.isNull(k) == wantNull) {
                         out.add(in.row(from + k));
                     }
                 }
@@ -810,19 +900,36 @@ final class ColumnarEvaluator {
     // ---------------------------------------------------------------------------------------------------------
     // Kernels: value expressions computed BATCH rows at a time
 
-    /** Values of one type for up to BATCH rows, with a NULL flag each. */
+    /**
+     * Values of one type for up to BATCH rows. {@code nulls[k]} flags SQL NULL, but is only meaningful when
+     * {@code anyNull} is set: kernels over columns without NULLs skip writing (and readers skip reading) the
+     * flags, which is most of the work for plain arithmetic.
+     */
     static final class Vector {
         final long[] longs;
         final double[] doubles;
         final String[] strings;
         final boolean[] bools;
         final boolean[] nulls = new boolean[BATCH];
+        boolean anyNull;
 
         Vector(ColumnType type) {
             longs = type == ColumnType.BIGINT ? new long[BATCH] : null;
             doubles = type == ColumnType.DOUBLE ? new double[BATCH] : null;
             strings = type == ColumnType.STRING ? new String[BATCH] : null;
             bools = type == ColumnType.BOOLEAN ? new boolean[BATCH] : null;
+        }
+
+        boolean isNull(int k) {
+            return anyNull && nulls[k];
+        }
+
+        /** Sets {@code out}'s flags to this vector's, for kernels whose result is NULL exactly when the input is. */
+        void copyNullsTo(Vector out, int len) {
+            out.anyNull = anyNull;
+            if (anyNull) {
+                System.arraycopy(nulls, 0, out.nulls, 0, len);
+            }
         }
     }
 
@@ -851,6 +958,7 @@ final class ColumnarEvaluator {
         }
     }
 
+    /** Reads a column; a BIGINT column can be read straight into DOUBLEs, fusing {@code CAST(x AS DOUBLE)}. */
     private static final class ColumnKernel extends Kernel {
         private final int column;
 
@@ -866,14 +974,19 @@ final class ColumnarEvaluator {
             boolean dense = rows.ids == null;
             int base = rows.start + from;
             if (data instanceof ColumnData.Longs d) {
-                if (dense) {
+                if (type == ColumnType.DOUBLE) {
+                    double[] o = out.doubles;
+                    for (int k = 0; k < len; k++) {
+                        o[k] = d.values[dense ? base + k : rows.row(from + k)];
+                    }
+                } else if (dense) {
                     System.arraycopy(d.values, base, out.longs, 0, len);
                 } else {
                     for (int k = 0; k < len; k++) {
                         out.longs[k] = d.values[rows.row(from + k)];
                     }
                 }
-                nulls(d.nulls, rows, from, len, out.nulls);
+                nulls(d.nulls, rows, from, len, out);
             } else if (data instanceof ColumnData.Doubles d) {
                 if (dense) {
                     System.arraycopy(d.values, base, out.doubles, 0, len);
@@ -882,29 +995,31 @@ final class ColumnarEvaluator {
                         out.doubles[k] = d.values[rows.row(from + k)];
                     }
                 }
-                nulls(d.nulls, rows, from, len, out.nulls);
+                nulls(d.nulls, rows, from, len, out);
             } else if (data instanceof ColumnData.Strings d) {
+                boolean anyNull = false;
                 for (int k = 0; k < len; k++) {
                     int id = d.ids[rows.row(from + k)];
                     out.strings[k] = id < 0 ? null : d.dictionary[id];
                     out.nulls[k] = id < 0;
+                    anyNull |= id < 0;
                 }
+                out.anyNull = anyNull;
             } else {
                 ColumnData.Booleans d = (ColumnData.Booleans) data;
                 for (int k = 0; k < len; k++) {
                     out.bools[k] = d.values[rows.row(from + k)];
                 }
-                nulls(d.nulls, rows, from, len, out.nulls);
+                nulls(d.nulls, rows, from, len, out);
             }
             return out;
         }
 
-        private static void nulls(long[] bitmap, Rows rows, int from, int len, boolean[] out) {
-            if (bitmap == null) {
-                Arrays.fill(out, 0, len, false);
-            } else {
+        private static void nulls(long[] bitmap, Rows rows, int from, int len, Vector out) {
+            out.anyNull = bitmap != null;
+            if (bitmap != null) {
                 for (int k = 0; k < len; k++) {
-                    out[k] = ColumnData.isSet(bitmap, rows.row(from + k));
+                    out.nulls[k] = ColumnData.isSet(bitmap, rows.row(from + k));
                 }
             }
         }
@@ -935,6 +1050,7 @@ final class ColumnarEvaluator {
                     case STRING -> Arrays.fill(out.strings, value);
                     case BOOLEAN -> Arrays.fill(out.bools, (Boolean) value);
                 }
+                out.anyNull = false;
             }
             return out;
         }
@@ -963,26 +1079,25 @@ final class ColumnarEvaluator {
             Vector a = left.eval(ctx, rows, from, len);
             Vector b = right.eval(ctx, rows, from, len);
             Vector out = output(ctx);
-            boolean[] an = a.nulls;
-            boolean[] bn = b.nulls;
             boolean[] on = out.nulls;
             if (type == ColumnType.BIGINT) {
                 long[] x = a.longs;
                 long[] y = b.longs;
                 long[] z = out.longs;
+                // Overflow is NULL, so BIGINT results always carry flags.
                 switch (op) {
                     case ADD -> {
                         for (int k = 0; k < len; k++) {
                             long s = x[k] + y[k];
                             z[k] = s;
-                            on[k] = an[k] | bn[k] | ((x[k] ^ s) & (y[k] ^ s)) < 0;
+                            on[k] = ((x[k] ^ s) & (y[k] ^ s)) < 0;
                         }
                     }
                     case SUBTRACT -> {
                         for (int k = 0; k < len; k++) {
                             long d = x[k] - y[k];
                             z[k] = d;
-                            on[k] = an[k] | bn[k] | ((x[k] ^ y[k]) & (x[k] ^ d)) < 0;
+                            on[k] = ((x[k] ^ y[k]) & (x[k] ^ d)) < 0;
                         }
                     }
                     case MULTIPLY -> {
@@ -990,11 +1105,12 @@ final class ColumnarEvaluator {
                             long p = x[k] * y[k];
                             z[k] = p;
                             // Overflow unless the high half of the 128-bit product is p's sign extension.
-                            on[k] = an[k] | bn[k] | Math.multiplyHigh(x[k], y[k]) != (p >> 63);
+                            on[k] = Math.multiplyHigh(x[k], y[k]) != (p >> 63);
                         }
                     }
                     case DIVIDE -> throw new IllegalStateException("BIGINT division is compiled as DOUBLE");
                 }
+                out.anyNull = true;
             } else {
                 double[] x = a.doubles;
                 double[] y = b.doubles;
@@ -1003,30 +1119,57 @@ final class ColumnarEvaluator {
                     case ADD -> {
                         for (int k = 0; k < len; k++) {
                             z[k] = x[k] + y[k];
-                            on[k] = an[k] | bn[k];
                         }
                     }
                     case SUBTRACT -> {
                         for (int k = 0; k < len; k++) {
                             z[k] = x[k] - y[k];
-                            on[k] = an[k] | bn[k];
                         }
                     }
                     case MULTIPLY -> {
                         for (int k = 0; k < len; k++) {
                             z[k] = x[k] * y[k];
-                            on[k] = an[k] | bn[k];
                         }
                     }
                     case DIVIDE -> {
+                        boolean zeroDivisor = false;
                         for (int k = 0; k < len; k++) {
                             z[k] = x[k] / y[k];
-                            on[k] = an[k] | bn[k] | y[k] == 0;
+                            if (y[k] == 0) {
+                                zeroDivisor = true;
+                            }
                         }
+                        // A zero divisor is NULL; flags are written only for the rare batch that has one.
+                        if (zeroDivisor) {
+                            for (int k = 0; k < len; k++) {
+                                on[k] = y[k] == 0;
+                            }
+                        }
+                        out.anyNull = zeroDivisor;
                     }
                 }
+                if (op != ArithmeticOperator.DIVIDE) {
+                    out.anyNull = false;
+                }
             }
+            orNulls(a, out, len);
+            orNulls(b, out, len);
             return out;
+        }
+
+        /** NULL in, NULL out: folds an operand's flags into {@code out}'s. */
+        private static void orNulls(Vector operand, Vector out, int len) {
+            if (!operand.anyNull) {
+                return;
+            }
+            if (!out.anyNull) {
+                System.arraycopy(operand.nulls, 0, out.nulls, 0, len);
+                out.anyNull = true;
+            } else {
+                for (int k = 0; k < len; k++) {
+                    out.nulls[k] |= operand.nulls[k];
+                }
+            }
         }
 
         @Override
@@ -1048,15 +1191,17 @@ final class ColumnarEvaluator {
             Vector a = operand.eval(ctx, rows, from, len);
             Vector out = output(ctx);
             if (type == ColumnType.BIGINT) {
+                // -MIN overflows: NULL.
                 for (int k = 0; k < len; k++) {
                     out.longs[k] = -a.longs[k];
-                    out.nulls[k] = a.nulls[k] | a.longs[k] == Long.MIN_VALUE;
+                    out.nulls[k] = a.isNull(k) | a.longs[k] == Long.MIN_VALUE;
                 }
+                out.anyNull = true;
             } else {
                 for (int k = 0; k < len; k++) {
                     out.doubles[k] = -a.doubles[k];
-                    out.nulls[k] = a.nulls[k];
                 }
+                a.copyNullsTo(out, len);
             }
             return out;
         }
@@ -1083,15 +1228,16 @@ final class ColumnarEvaluator {
             if (type == ColumnType.DOUBLE) {
                 for (int k = 0; k < len; k++) {
                     out.doubles[k] = a.longs[k];
-                    out.nulls[k] = a.nulls[k];
                 }
+                a.copyNullsTo(out, len);
             } else {
                 for (int k = 0; k < len; k++) {
                     double d = a.doubles[k];
                     boolean fits = Scalars.fitsBigint(d);
                     out.longs[k] = fits ? (long) Scalars.roundHalfAwayFromZero(d) : 0;
-                    out.nulls[k] = a.nulls[k] | !fits;
+                    out.nulls[k] = a.isNull(k) | !fits;
                 }
+                out.anyNull = true;
             }
             return out;
         }
@@ -1116,6 +1262,7 @@ final class ColumnarEvaluator {
             Vector out = output(ctx);
             Rows batch = rows.slice(from, len);
             Arrays.fill(out.nulls, 0, len, true);
+            out.anyNull = true;
             mark(ctx, batch, true, out);
             mark(ctx, batch, false, out);
             return out;
@@ -1262,6 +1409,12 @@ final class ColumnarEvaluator {
 
         /** A kernel for {@code e} converted to {@code type} (only numeric conversions arise). */
         private Kernel kernel(Expression e, ColumnType type) {
+            if (e instanceof ColumnRef c && type(c) == ColumnType.BIGINT && type == ColumnType.DOUBLE) {
+                return new ColumnKernel(binder.columnIndex(c), ColumnType.DOUBLE, slot());
+            }
+            if (e instanceof Literal l && l.value() instanceof Long v && type == ColumnType.DOUBLE) {
+                return new ConstantKernel(v.doubleValue(), ColumnType.DOUBLE, slot());
+            }
             Kernel k = kernel(e);
             return k.type == type ? k : new CastKernel(k, type, slot());
         }

@@ -45,6 +45,16 @@ public interface ExpressionVisitor<R> {
     /**
      * A visitor that visits every node depth-first and returns null; override the methods for the nodes of
      * interest and call {@code super} to keep descending.
+     *
+     * <pre>{@code
+     * int[] likes = {0};
+     * expression.accept(new ExpressionVisitor.Walker() {
+     *     public Void visitLike(Like like) {
+     *         likes[0]++;
+     *         return super.visitLike(like);
+     *     }
+     * });
+     * }</pre>
      */
     abstract class Walker implements ExpressionVisitor<Void> {
         @Override

@@ -1,6 +1,7 @@
 package io.layoutbench.api.predicate;
 
 import java.util.List;
+import java.util.Locale;
 
 /** Shared validation of {@link And} and {@link Or} operand lists. */
 final class Junctions {
@@ -11,12 +12,12 @@ final class Junctions {
         List<Expression> copy = List.copyOf(operands);
         if (copy.size() < 2) {
             throw new IllegalArgumentException(keyword + " needs at least two operands but got " + copy.size()
-                    + ": build it with Expressions." + keyword.toLowerCase(java.util.Locale.ROOT));
+                    + ": build it with Expressions." + keyword.toLowerCase(Locale.ROOT));
         }
         for (Expression operand : copy) {
             if (self.isInstance(operand) || operand instanceof Literal) {
                 throw new IllegalArgumentException(keyword + " operand " + operand + " must be flattened or"
-                        + " simplified: build it with Expressions." + keyword.toLowerCase(java.util.Locale.ROOT));
+                        + " simplified: build it with Expressions." + keyword.toLowerCase(Locale.ROOT));
             }
         }
         return copy;

@@ -12,7 +12,8 @@ import io.layoutbench.api.LayoutBenchException;
  * try {
  *     Query.parse("human_label = 5").bind(MetadataSchema.imageNet());
  * } catch (PredicateException e) {
- *     // "Type mismatch: cannot compare human_label (STRING) with 5 (BIGINT) in human_label = 5"
+ *     // "Type mismatch: cannot compare human_label (STRING) with 5 (BIGINT) using =: expected a STRING value
+ *     //  but found BIGINT"
  * }
  * }</pre>
  */

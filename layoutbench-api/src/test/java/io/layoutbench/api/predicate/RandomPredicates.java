@@ -73,7 +73,7 @@ final class RandomPredicates {
     private Object value(ColumnType type, boolean data) {
         return switch (type) {
             case BIGINT -> LONGS[random.nextInt(random.nextInt(4) == 0 ? LONGS.length : 9)];
-            case DOUBLE -> data && random.nextInt(25) == 0 ? ODD_DOUBLES[random.nextInt(ODD_DOUBLES.length)]
+            case DOUBLE -> data && random.nextInt(8) == 0 ? ODD_DOUBLES[random.nextInt(ODD_DOUBLES.length)]
                     : DOUBLES[random.nextInt(DOUBLES.length)];
             case STRING -> STRINGS[random.nextInt(STRINGS.length)];
             case BOOLEAN -> random.nextBoolean();

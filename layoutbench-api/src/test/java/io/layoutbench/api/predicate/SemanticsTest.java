@@ -85,6 +85,13 @@ class SemanticsTest {
         assertThat(select("score > 1e300")).as("NaN sorts above every number").containsExactly(2);
         assertThat(select("score = score")).as("NaN equals itself").containsExactly(0, 1, 2, 3, 4, 5);
         assertThat(select("score < width")).containsExactly(0, 1, 3, 5);
+        // Computed values take the vector path; NaN must still sort above every constant there.
+        assertThat(select("score * 1.0 > 1e300")).containsExactly(2);
+        assertThat(select("score * 1.0 >= 2.5")).containsExactly(2, 4);
+        assertThat(select("NOT score * 1.0 > 1e300")).containsExactly(0, 1, 3, 4, 5);
+        assertThat(select("score * 1.0 < 1e300")).containsExactly(0, 1, 3, 4, 5);
+        assertThat(select("score * 1.0 <> 0")).containsExactly(0, 2, 4, 5);
+        assertThat(select("score * 1.0 = -0.0")).containsExactly(1, 3);
     }
 
     @Test

@@ -80,8 +80,12 @@ public final class RangeCoalescer {
 
     /**
      * The coalescing gap a query should use: the explicit {@link QueryOptions#coalesceGapBytes()}, or one derived
-     * from its network and objective (time: latency x per-connection bandwidth; cost: GET price over transfer price
-     * per byte at S3 Standard prices). A network with no latency gives 0: merging only touching ranges.
+     * from its network and objective. For cost it is the GET price over the transfer price per byte (S3 Standard
+     * prices). For time, with C requests in flight sharing the host's bandwidth B, a query takes about
+     * {@code max(bytes / B, requests x latency / C)}: reading through a gap of g bytes costs {@code g / B}, a
+     * separate request costs {@code latency / C}, so the break-even gap is {@code latency x B / C}, where each
+     * connection's share {@code B / C} is capped by the per-connection throughput. B is the burst rate: a query
+     * runs well within an instance's burst credit. A network with no latency gives 0: only touching ranges merge.
      */
     public static long gapFor(QueryOptions options) {
         if (options.coalesceGapBytes() != QueryOptions.DERIVED_GAP) {
@@ -93,11 +97,13 @@ public final class RangeCoalescer {
         }
         NetworkProfile network = options.network();
         double latency = network.firstByteLatency().toNanos() / 1e9;
-        double bandwidth = Math.min(network.connectionBytesPerSecond(), network.host().baselineBytesPerSecond());
-        if (latency == 0 || Double.isInfinite(bandwidth)) {
+        int connections = Math.max(1, Math.min(options.maxConcurrency(), network.maxConnections()));
+        double share = Math.min(network.connectionBytesPerSecond(),
+                network.host().burstBytesPerSecond() / connections);
+        if (latency == 0 || Double.isInfinite(share)) {
             return 0;
         }
-        return breakEvenGap(latency, bandwidth);
+        return breakEvenGap(latency, share);
     }
 
     /**

@@ -57,19 +57,7 @@ class StreamingRetrievalTest {
         AtomicInteger started = new AtomicInteger();
         List<ReadTask> tasks = new ArrayList<>();
         for (int i = 0; i < 100; i++) {
-            ReadTask inner = task("a", i * 1000, 1000, "s" + i);
-            tasks.add(new ReadTask() {
-                @Override
-                public List<PlannedRequest> requests() {
-                    return inner.requests();
-                }
-
-                @Override
-                public CompletableFuture<List<Sample>> run(ObjectBackend b) {
-                    started.incrementAndGet();
-                    return inner.run(b);
-                }
-            });
+            tasks.add(counted(task("a", i * 1000, 1000, "s" + i), started));
         }
         QueryMetrics metrics = new QueryMetrics();
         try (StreamingRetrieval stream = StreamingRetrieval.start(backend, tasks,
@@ -86,19 +74,7 @@ class StreamingRetrievalTest {
         AtomicInteger started = new AtomicInteger();
         List<ReadTask> tasks = new ArrayList<>();
         for (int i = 0; i < 10; i++) {
-            ReadTask inner = task("a", i * 1000, 1000, "s" + i);
-            tasks.add(new ReadTask() {
-                @Override
-                public List<PlannedRequest> requests() {
-                    return inner.requests();
-                }
-
-                @Override
-                public CompletableFuture<List<Sample>> run(ObjectBackend b) {
-                    started.incrementAndGet();
-                    return inner.run(b);
-                }
-            });
+            tasks.add(counted(task("a", i * 1000, 1000, "s" + i), started));
         }
         try (StreamingRetrieval stream = StreamingRetrieval.start(backend, tasks, QueryOptions.defaults(),
                 new QueryMetrics(), 500)) {
@@ -154,5 +130,21 @@ class StreamingRetrievalTest {
         MetadataRow row = MetadataRow.of(MetadataSchema.imageNet(), Map.of("filename", name));
         return ReadTask.single(new PlannedRequest(RequestKind.RANGE_GET, key, ByteRange.of(offset, length)),
                 data -> List.of(new Sample(row, data)));
+    }
+
+    /** {@code inner}, counting into {@code started} each time it is launched. */
+    private static ReadTask counted(ReadTask inner, AtomicInteger started) {
+        return new ReadTask() {
+            @Override
+            public List<PlannedRequest> requests() {
+                return inner.requests();
+            }
+
+            @Override
+            public CompletableFuture<List<Sample>> run(ObjectBackend b) {
+                started.incrementAndGet();
+                return inner.run(b);
+            }
+        };
     }
 }

@@ -1,0 +1,214 @@
+package io.layoutbench.examples.bench;
+
+import static java.util.Objects.requireNonNull;
+
+import io.layoutbench.api.backend.ObjectBackend;
+import io.layoutbench.api.cost.CostBreakdown;
+import io.layoutbench.api.cost.CostModel;
+import io.layoutbench.api.cost.Prediction;
+import io.layoutbench.api.cost.Prices;
+import io.layoutbench.api.dataset.Sample;
+import io.layoutbench.api.layout.Dataset;
+import io.layoutbench.api.layout.QueryOptions;
+import io.layoutbench.api.layout.RetrievalMode;
+import io.layoutbench.api.layout.RetrievalPlan;
+import io.layoutbench.api.layout.RetrievalStats;
+import io.layoutbench.api.layout.SampleStream;
+import io.layoutbench.api.layout.StorageLayout;
+import io.layoutbench.api.metrics.MetricsSnapshot;
+import io.layoutbench.api.metrics.RequestMetrics;
+import io.layoutbench.api.network.NetworkProfile;
+import io.layoutbench.api.predicate.PaperQuery;
+import io.layoutbench.api.predicate.Query;
+import io.layoutbench.backend.simulated.SimulatedNetworkBackend;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Runs the LayoutBench workload on datasets already ingested: for every repetition, layout, mode and query, a cold
+ * run on a fresh client (a new {@link Dataset} on a new simulated network: empty metadata caches, no open
+ * connections) and then a warm run of the same query on the same client. Each run is measured (time, bytes,
+ * requests, cost, peak heap) and predicted by the {@link CostModel} from the query's plan.
+ *
+ * <p>With a network profile other than {@code none}, every client reads through its own
+ * {@link SimulatedNetworkBackend}, so the measured time is that of the modelled network; its latency jitter is
+ * seeded with the repetition number, so runs repeat exactly and repetitions differ.
+ *
+ * <pre>{@code
+ * BenchmarkRunner runner = new BenchmarkRunner(config);
+ * List<RunRow> rows = runner.run(backend, Map.of("l2", "imagenet-mini-seed42/l2.shard-size=64MB"),
+ *         Progress.Factory.NONE);
+ * }</pre>
+ */
+public final class BenchmarkRunner {
+
+    /**
+     * What to run.
+     *
+     * @param scale          dataset scale, for the reports
+     * @param backendLabel   how reports name the backend
+     * @param layouts        layouts, in report order
+     * @param modes          retrieval modes
+     * @param queries        the queries
+     * @param profile        the network every client sits on
+     * @param prices         storage prices
+     * @param reps           repetitions, at least 1
+     * @param maxConcurrency requests in flight per query
+     */
+    public record Config(String scale, String backendLabel, List<StorageLayout> layouts, List<RetrievalMode> modes,
+            List<PaperQuery> queries, NetworkProfile profile, Prices prices, int reps, int maxConcurrency) {
+        public Config {
+            requireNonNull(scale, "scale is null");
+            requireNonNull(backendLabel, "backendLabel is null");
+            layouts = List.copyOf(layouts);
+            modes = List.copyOf(modes);
+            queries = List.copyOf(queries);
+            requireNonNull(profile, "profile is null");
+            requireNonNull(prices, "prices is null");
+            if (reps < 1) {
+                throw new IllegalArgumentException("reps must be >= 1, got " + reps);
+            }
+            if (maxConcurrency < 1) {
+                throw new IllegalArgumentException("maxConcurrency must be >= 1, got " + maxConcurrency);
+            }
+        }
+
+        /** Number of runs: two (cold and warm) per repetition, layout, mode and query. */
+        public long runCount() {
+            return 2L * reps * layouts.size() * modes.size() * queries.size();
+        }
+    }
+
+    private final Config config;
+    private final CostModel costModel;
+
+    public BenchmarkRunner(Config config) {
+        this.config = requireNonNull(config, "config is null");
+        this.costModel = new CostModel(config.prices(), config.profile());
+    }
+
+    public CostModel costModel() {
+        return costModel;
+    }
+
+    /**
+     * Runs every query on every layout.
+     *
+     * @param backend  where the datasets are; not closed
+     * @param prefixes each layout's dataset prefix, by layout name
+     */
+    public List<RunRow> run(ObjectBackend backend, Map<String, String> prefixes, Progress.Factory progress) {
+        for (StorageLayout layout : config.layouts()) {
+            if (!prefixes.containsKey(layout.name())) {
+                throw new IllegalArgumentException("No dataset prefix for layout " + layout.name());
+            }
+        }
+        List<RunRow> rows = new ArrayList<>();
+        try (Progress bar = progress.start("Queries", config.runCount(), "runs")) {
+            bar.message("JVM warm-up");
+            warmUp(backend, prefixes);
+            for (int rep = 1; rep <= config.reps(); rep++) {
+                for (StorageLayout layout : config.layouts()) {
+                    String prefix = prefixes.get(layout.name());
+                    for (RetrievalMode mode : config.modes()) {
+                        for (PaperQuery query : config.queries()) {
+                            bar.message(layout.name() + " " + mode.label() + " " + query.id() + " rep " + rep);
+                            rows.addAll(runPair(backend, layout, prefix, mode, query, rep));
+                            bar.step(2);
+                        }
+                    }
+                }
+            }
+        }
+        return rows;
+    }
+
+    /**
+     * Runs the first query once per layout and mode, unrecorded, so that class loading and the first JIT
+     * compilations do not land on whichever run happens to come first. Each measured cold run still starts from a
+     * fresh client.
+     */
+    private void warmUp(ObjectBackend backend, Map<String, String> prefixes) {
+        if (config.queries().isEmpty()) {
+            return;
+        }
+        for (StorageLayout layout : config.layouts()) {
+            for (RetrievalMode mode : config.modes()) {
+                runPair(backend, layout, prefixes.get(layout.name()), mode, config.queries().get(0), 0);
+            }
+        }
+    }
+
+    /** The cold run of {@code query} on a fresh client, then the warm run on the same client. */
+    List<RunRow> runPair(ObjectBackend backend, StorageLayout layout, String prefix, RetrievalMode mode,
+            PaperQuery paperQuery, int rep) {
+        Query query = paperQuery.parse();
+        QueryOptions options = QueryOptions.defaults()
+                .withMode(mode)
+                .withNetwork(config.profile())
+                .withMaxConcurrency(config.maxConcurrency());
+        try (ObjectBackend client = client(backend, rep); Dataset dataset = layout.open(client, prefix)) {
+            Measured cold = measure(dataset, query, options);
+            // Planned after the cold run so that planning (which loads metadata) does not warm the cold client.
+            RetrievalPlan plan = dataset.plan(query, options);
+            Measured warm = measure(dataset, query, options);
+            return List.of(
+                    row(layout, mode, paperQuery, RunRow.COLD, rep, cold,
+                            costModel.predict(plan, true, options.maxConcurrency())),
+                    row(layout, mode, paperQuery, RunRow.WARM, rep, warm,
+                            costModel.predict(plan, false, options.maxConcurrency())));
+        }
+    }
+
+    /** A fresh client: its own network (no open connections, full burst credit) over the shared store. */
+    private ObjectBackend client(ObjectBackend backend, int rep) {
+        // A metrics view, so that closing the client leaves the shared store open.
+        ObjectBackend view = backend.withMetrics(RequestMetrics.NONE);
+        if (config.profile().isUnlimited()) {
+            return view;
+        }
+        return SimulatedNetworkBackend.builder(view, config.profile()).seed(rep).build();
+    }
+
+    private record Measured(RetrievalStats stats, Duration time, long peakHeapBytes) {
+    }
+
+    private static Measured measure(Dataset dataset, Query query, QueryOptions options) {
+        try (HeapSampler.Measurement heap = HeapSampler.start()) {
+            long start = System.nanoTime();
+            RetrievalStats stats;
+            long consumed = 0;
+            try (SampleStream samples = dataset.query(query, options)) {
+                while (samples.hasNext()) {
+                    Sample sample = samples.next();
+                    consumed += sample.data().remaining();
+                }
+                stats = samples.stats();
+            }
+            Duration time = Duration.ofNanos(System.nanoTime() - start);
+            if (consumed != stats.payloadBytes()) {
+                throw new IllegalStateException("Query " + query + " handed out " + consumed
+                        + " payload bytes but reported " + stats.payloadBytes());
+            }
+            return new Measured(stats, time, heap.peakBytes());
+        }
+    }
+
+    private RunRow row(StorageLayout layout, RetrievalMode mode, PaperQuery query, String run, int rep,
+            Measured measured, Prediction predicted) {
+        MetricsSnapshot transfer = measured.stats().transfer();
+        long bytes = transfer.bytesReceived() + transfer.bytesSent();
+        CostBreakdown cost = costModel.cost(bytes, transfer.getClassRequests(), transfer.putClassRequests(),
+                measured.time());
+        return new RunRow(layout.name(), mode.label(), query.id(), query.sql(), config.scale(),
+                config.profile().name(), config.backendLabel(), run, rep, measured.stats().samples(),
+                measured.stats().payloadBytes(), bytes, transfer.totalRequests(), transfer.getClassRequests(),
+                transfer.putClassRequests(), DatasetStore.seconds(measured.time()),
+                DatasetStore.seconds(measured.stats().timeToFirstSample()), cost.transferUsd(), cost.requestUsd(),
+                cost.computeUsd(), cost.total(), DatasetStore.seconds(predicted.time()), predicted.bytes(),
+                predicted.requests(), predicted.cost().total(), measured.peakHeapBytes());
+    }
+}

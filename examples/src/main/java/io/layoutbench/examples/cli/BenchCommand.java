@@ -1,0 +1,268 @@
+package io.layoutbench.examples.cli;
+
+import io.layoutbench.api.cost.CostModel;
+import io.layoutbench.api.cost.Prices;
+import io.layoutbench.api.layout.QueryOptions;
+import io.layoutbench.api.layout.RetrievalMode;
+import io.layoutbench.api.layout.StorageLayout;
+import io.layoutbench.api.network.NetworkProfile;
+import io.layoutbench.api.predicate.PaperQueries;
+import io.layoutbench.api.predicate.PaperQuery;
+import io.layoutbench.examples.bench.BenchmarkRunner;
+import io.layoutbench.examples.bench.DatasetSource;
+import io.layoutbench.examples.bench.DatasetStore;
+import io.layoutbench.examples.bench.IngestRow;
+import io.layoutbench.examples.bench.Progress;
+import io.layoutbench.examples.bench.RunRow;
+import io.layoutbench.examples.report.BenchReport;
+import io.layoutbench.examples.report.Charts;
+import io.layoutbench.examples.report.FileReports;
+import io.layoutbench.examples.report.TerminalReport;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code layoutbench bench}: ingest the synthetic ImageNet into each layout (or reuse it), run the paper's queries
+ * cold and warm in each mode on a simulated network, and report T, D, requests and cost, measured and predicted,
+ * as tables, JSON, CSV and charts.
+ */
+@Command(name = "bench",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Run the LayoutBench workload: Q1-Q11 of the paper on every layout and retrieval mode, each as a cold "
+                    + "run (a fresh client: new dataset handle, empty caches, no open connections) and a warm run "
+                    + "(the same query again on that client). Reads go through a simulated network of the chosen "
+                    + "profile; ingest does not (it is timed on this machine).",
+            "Datasets are ingested once and reused by later runs with the same scale, seed and layout options.",
+            ""},
+        footer = {"",
+            "Examples:",
+            "  layoutbench bench --scale tiny --profile none",
+            "  layoutbench bench --layouts l1,l2 --mode paper --queries Q1,Q3,Q8 --reps 5",
+            "  layoutbench bench --backend s3-embedded --scale tiny"})
+final class BenchCommand implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
+
+    @Mixin
+    DatasetOptions dataset = new DatasetOptions();
+
+    @Mixin
+    StoreOptions store = new StoreOptions();
+
+    @Option(names = "--layouts", paramLabel = "LAYOUT", split = ",",
+            description = "Layouts to run, comma-separated (l1, l2, l3, fac ...). Default: every layout found.")
+    List<String> layoutNames = new ArrayList<>();
+
+    @Option(names = "--mode", paramLabel = "MODE", defaultValue = "both",
+            converter = Converters.ModeChoiceConverter.class,
+            description = "Retrieval mode: optimized, paper or both. Default: ${DEFAULT-VALUE}.")
+    Converters.ModeChoice modeChoice;
+
+    @Option(names = "--profile", paramLabel = "PROFILE", defaultValue = "t3.medium",
+            converter = Converters.ProfileConverter.class,
+            description = "Network preset the queries run on (none, t3.medium, c5.large, c8gb.large, t3.large, "
+                    + "t3.xlarge, t3.2xlarge); none means no simulation and no compute cost. "
+                    + "Default: ${DEFAULT-VALUE}.")
+    NetworkProfile profile;
+
+    @Option(names = "--queries", paramLabel = "Q", split = ",",
+            description = "Queries to run, comma-separated (Q1 .. Q11). Default: all eleven.")
+    List<String> queryIds = new ArrayList<>();
+
+    @Option(names = "--reps", paramLabel = "N", defaultValue = "1",
+            description = "Repetitions of every cold and warm run (the paper: 5 at mini, 3 at medium). "
+                    + "Default: ${DEFAULT-VALUE}.")
+    int reps;
+
+    @Option(names = "--concurrency", paramLabel = "N", defaultValue = "" + QueryOptions.DEFAULT_MAX_CONCURRENCY,
+            description = "Requests in flight per query. Default: ${DEFAULT-VALUE}.")
+    int concurrency;
+
+    @Option(names = "--transfer-usd-per-gb", paramLabel = "USD", defaultValue = "0.09",
+            description = "Price of a GB transferred out of the store (the paper: 0.09; 0 for a client in the "
+                    + "same region). Default: ${DEFAULT-VALUE}.")
+    double transferPrice;
+
+    @Option(names = "--layout-option", paramLabel = "LAYOUT.KEY=VALUE",
+            description = "A layout option overriding the paper's settings, e.g. l2.shard-size=32MB; repeatable.")
+    List<String> layoutOptions = new ArrayList<>();
+
+    @Option(names = "--reingest", description = "Ingest again even if the datasets exist.")
+    boolean reingest;
+
+    @Option(names = "--json", paramLabel = "FILE", description = "JSON report. Default: in the results directory.")
+    Path json;
+
+    @Option(names = "--csv", paramLabel = "FILE", description = "CSV report. Default: in the results directory.")
+    Path csv;
+
+    @Option(names = "--charts", paramLabel = "DIR", description = "PNG charts. Default: in the results directory.")
+    Path charts;
+
+    @Option(names = "--no-charts", description = "Do not draw charts.")
+    boolean noCharts;
+
+    @Override
+    public Integer call() {
+        long started = System.nanoTime();
+        Instant startedAt = Instant.now();
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        if (reps < 1) {
+            throw new ParameterException(spec.commandLine(), "--reps must be at least 1, got " + reps);
+        }
+        if (concurrency < 1) {
+            throw new ParameterException(spec.commandLine(), "--concurrency must be at least 1, got "
+                    + concurrency);
+        }
+        if (!(transferPrice >= 0) || Double.isInfinite(transferPrice)) {
+            throw new ParameterException(spec.commandLine(), "--transfer-usd-per-gb must be a price >= 0, got "
+                    + transferPrice);
+        }
+        List<StorageLayout> layouts = Layouts.resolve(spec.commandLine(), layoutNames);
+        if (layouts.isEmpty()) {
+            throw new ParameterException(spec.commandLine(), "No storage layouts found on the class path");
+        }
+        List<PaperQuery> queries = queries();
+        Map<String, Map<String, String>> overrides = Layouts.overrides(spec.commandLine(), layoutOptions);
+        Prices prices = Prices.s3Standard().withTransferPerGb(transferPrice);
+        CostModel costModel = new CostModel(prices, profile);
+        DatasetSource source = dataset.source();
+        Progress.Factory progress = ConsoleProgress.factory();
+
+        try (Store opened = store.open(spec.commandLine())) {
+            checkMemory(opened, layouts.size());
+            DatasetStore datasets = new DatasetStore(opened.backend(), opened.label());
+            List<IngestRow> ingest = new ArrayList<>();
+            Map<String, String> prefixes = new LinkedHashMap<>();
+            for (StorageLayout layout : layouts) {
+                Map<String, String> options = Layouts.options(layout, dataset.scale, overrides);
+                IngestRow row = datasets.ensure(source, layout, options, reingest, costModel, progress);
+                err.printf(Locale.ROOT, "%s: %s %d samples at %s in %s (%s %.1f s)%n", layout.name(),
+                        row.reused() ? "reusing" : "ingested", row.samples(), row.prefix(), opened.location(),
+                        row.reused() ? "ingested earlier in" : "in", row.seconds());
+                err.flush();
+                ingest.add(row);
+                prefixes.put(layout.name(), row.prefix());
+            }
+            long queriesStarted = System.nanoTime();
+            BenchmarkRunner runner = new BenchmarkRunner(new BenchmarkRunner.Config(dataset.scale.scaleName(),
+                    opened.label(), layouts, modeChoice.modes(), queries, profile, prices, reps, concurrency));
+            List<RunRow> rows = runner.run(opened.backend(), prefixes, progress);
+            double querySeconds = (System.nanoTime() - queriesStarted) / 1e9;
+
+            Map<String, Object> settings = settings(startedAt, opened, layouts, queries, prices);
+            settings.put("query_seconds", querySeconds);
+            settings.put("total_seconds", (System.nanoTime() - started) / 1e9);
+            BenchReport report = new BenchReport(settings, rows, ingest);
+            out.print(TerminalReport.render(report));
+
+            Path results = resultsDirectory(startedAt);
+            Path jsonFile = json != null ? json : results.resolve("results.json");
+            Path csvFile = csv != null ? csv : results.resolve("results.csv");
+            FileReports.writeJson(report, jsonFile);
+            FileReports.writeCsv(rows, csvFile);
+            out.println();
+            out.println("JSON:   " + jsonFile.toAbsolutePath().normalize());
+            out.println("CSV:    " + csvFile.toAbsolutePath().normalize());
+            if (!noCharts) {
+                Path chartDir = charts != null ? charts : results.resolve("charts");
+                List<Path> written = Charts.write(report, chartDir);
+                out.println("Charts: " + chartDir.toAbsolutePath().normalize() + " (" + written.size()
+                        + " PNG files)");
+            }
+            out.printf(Locale.ROOT, "Done in %.1f s (queries %.1f s, %d runs).%n",
+                    (System.nanoTime() - started) / 1e9, querySeconds, rows.size());
+            out.flush();
+        }
+        return 0;
+    }
+
+    private List<PaperQuery> queries() {
+        String scale = dataset.scale.scaleName();
+        if (queryIds.isEmpty()) {
+            return PaperQueries.forScale(scale);
+        }
+        List<PaperQuery> selected = new ArrayList<>();
+        for (String id : queryIds) {
+            try {
+                PaperQuery query = PaperQueries.get(id.strip(), scale);
+                if (!selected.contains(query)) {
+                    selected.add(query);
+                }
+            } catch (IllegalArgumentException e) {
+                throw new ParameterException(spec.commandLine(), e.getMessage());
+            }
+        }
+        return selected;
+    }
+
+    /** The in-memory backend holds every layout on the heap: refuse a run that cannot fit. */
+    private void checkMemory(Store opened, int layoutCount) {
+        if (opened.persistent()) {
+            return;
+        }
+        // About 110 KB a sample (the synthetic ImageNet's mean), per layout.
+        long needed = dataset.scale.sampleCount() * 110_000L * layoutCount;
+        long heap = Runtime.getRuntime().maxMemory();
+        if (needed > heap * 0.7) {
+            throw new ParameterException(spec.commandLine(), String.format(Locale.ROOT,
+                    "--backend mem keeps every layout on the heap: about %.1f GB for %d layouts at %s, more than "
+                            + "fits in this %.1f GB heap; use --backend file, a smaller --scale, or a larger heap "
+                            + "(LAYOUTBENCH_JAVA_OPTS=-Xmx...)",
+                    needed / 1e9, layoutCount, dataset.scale.scaleName(), heap / 1e9));
+        }
+    }
+
+    private Path resultsDirectory(Instant startedAt) {
+        String stamp = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss", Locale.ROOT).withZone(ZoneOffset.UTC)
+                .format(startedAt);
+        return store.dataDir.resolve("results").resolve(stamp + "-" + dataset.scale.scaleName() + "-"
+                + profile.name());
+    }
+
+    private Map<String, Object> settings(Instant startedAt, Store opened, List<StorageLayout> layouts,
+            List<PaperQuery> queries, Prices prices) {
+        Map<String, Object> settings = new LinkedHashMap<>();
+        settings.put("started_at", startedAt.toString());
+        settings.put("scale", dataset.scale.scaleName());
+        settings.put("seed", dataset.seed);
+        settings.put("shuffle", dataset.shuffle);
+        settings.put("profile", profile.name());
+        settings.put("backend", opened.label());
+        settings.put("backend_uri", opened.location());
+        settings.put("layouts", layouts.stream().map(StorageLayout::name).toList());
+        settings.put("modes", modeChoice.modes().stream().map(RetrievalMode::label).toList());
+        settings.put("queries", queries.stream().map(PaperQuery::id).toList());
+        settings.put("reps", reps);
+        settings.put("concurrency", concurrency);
+        settings.put("prices", Map.of(
+                "transfer_usd_per_gb", prices.transferPerGb(),
+                "get_usd_per_1000", prices.getPer1000(),
+                "put_usd_per_1000", prices.putPer1000(),
+                "instance_usd_per_hour", profile.hourlyPriceUsd()));
+        settings.put("java", System.getProperty("java.version"));
+        settings.put("cpus", Runtime.getRuntime().availableProcessors());
+        settings.put("max_heap_bytes", Runtime.getRuntime().maxMemory());
+        return settings;
+    }
+}

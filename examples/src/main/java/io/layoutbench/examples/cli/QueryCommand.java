@@ -1,0 +1,237 @@
+package io.layoutbench.examples.cli;
+
+import io.layoutbench.api.backend.ObjectBackend;
+import io.layoutbench.api.backend.ObjectNotFoundException;
+import io.layoutbench.api.cost.CostBreakdown;
+import io.layoutbench.api.cost.CostModel;
+import io.layoutbench.api.cost.Prediction;
+import io.layoutbench.api.cost.Prices;
+import io.layoutbench.api.dataset.Sample;
+import io.layoutbench.api.layout.Dataset;
+import io.layoutbench.api.layout.QueryOptions;
+import io.layoutbench.api.layout.RetrievalMode;
+import io.layoutbench.api.layout.RetrievalPlan;
+import io.layoutbench.api.layout.RetrievalStats;
+import io.layoutbench.api.layout.SampleStream;
+import io.layoutbench.api.layout.StorageLayout;
+import io.layoutbench.api.metrics.MetricsSnapshot;
+import io.layoutbench.api.metrics.RequestMetrics;
+import io.layoutbench.api.network.NetworkProfile;
+import io.layoutbench.api.predicate.PredicateException;
+import io.layoutbench.api.predicate.Query;
+import io.layoutbench.backend.simulated.SimulatedNetworkBackend;
+import io.layoutbench.examples.bench.DatasetSource;
+import io.layoutbench.examples.bench.DatasetStore;
+import io.layoutbench.examples.bench.Progress;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.Channels;
+import java.nio.channels.WritableByteChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code layoutbench query}: fetches the samples matching a predicate from an ingested dataset, optionally writes
+ * them to a directory, and prints what it cost next to what the cost model predicted.
+ */
+@Command(name = "query",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Fetch the samples matching a SQL predicate from an ingested dataset (the synthetic one of --scale and "
+                    + "--seed, or a user's dataset given by --dataset), through the simulated network of "
+                    + "--profile, and print samples, time, bytes, requests and cost, measured and predicted.",
+            "Columns: filename, label (or human_label), filesize_bytes, width, height. Operators: = <> < <= > >=, "
+                    + "IN, LIKE, IS NULL, AND, OR, NOT, + - * /, CAST(x AS DOUBLE).",
+            ""},
+        footer = {"", "Examples:",
+            "  layoutbench query --scale tiny --layout l2 --where \"human_label = 'cello'\"",
+            "  layoutbench query --where \"width >= 1024 AND height >= 1024\" --limit 20 --out /tmp/large",
+            "  layoutbench query --dataset pets --layout l1 --where \"label LIKE '%%cat'\""})
+final class QueryCommand implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
+
+    @Mixin
+    DatasetOptions dataset = new DatasetOptions();
+
+    @Mixin
+    StoreOptions store = new StoreOptions();
+
+    @Option(names = "--where", paramLabel = "PREDICATE", required = true,
+            description = "SQL predicate over the metadata, e.g. \"human_label IN ('canoe', 'starfish') AND "
+                    + "filesize_bytes < 100 * 1024\". May end in LIMIT n.")
+    String where;
+
+    @Option(names = "--limit", paramLabel = "N", description = "Return at most N samples (the first in dataset "
+            + "order).")
+    Long limit;
+
+    @Option(names = "--out", paramLabel = "DIR",
+            description = "Write the samples into DIR, as DIR/<filename>.")
+    Path out;
+
+    @Option(names = "--dataset", paramLabel = "NAME",
+            description = "A user's dataset, by the --name it was ingested with. Default: the synthetic dataset.")
+    String datasetName;
+
+    @Option(names = "--layout", paramLabel = "LAYOUT", defaultValue = "l2",
+            description = "Layout to read. Default: ${DEFAULT-VALUE}.")
+    String layoutName;
+
+    @Option(names = "--layout-option", paramLabel = "LAYOUT.KEY=VALUE",
+            description = "A layout option the dataset was ingested with, if not the default; repeatable.")
+    List<String> layoutOptions = new ArrayList<>();
+
+    @Option(names = "--mode", paramLabel = "MODE", defaultValue = "optimized",
+            converter = Converters.ModeConverter.class,
+            description = "Retrieval mode: optimized or paper. Default: ${DEFAULT-VALUE}.")
+    RetrievalMode mode;
+
+    @Option(names = "--profile", paramLabel = "PROFILE", defaultValue = "t3.medium",
+            converter = Converters.ProfileConverter.class,
+            description = "Network preset to read through (none for no simulation). Default: ${DEFAULT-VALUE}.")
+    NetworkProfile profile;
+
+    @Override
+    public Integer call() {
+        PrintWriter console = spec.commandLine().getOut();
+        if (limit != null && limit < 0) {
+            throw new ParameterException(spec.commandLine(), "--limit must be >= 0, got " + limit);
+        }
+        Query query;
+        try {
+            query = Query.parse(where);
+        } catch (PredicateException e) {
+            throw new ParameterException(spec.commandLine(), "Invalid --where: " + e.getMessage());
+        }
+        if (limit != null) {
+            query = query.withLimit(query.limit().isPresent() ? Math.min(limit, query.limit().getAsLong()) : limit);
+        }
+        StorageLayout layout = Layouts.resolve(spec.commandLine(), List.of(layoutName)).get(0);
+        Map<String, Map<String, String>> overrides = Layouts.overrides(spec.commandLine(), layoutOptions);
+        boolean synthetic = datasetName == null;
+        String datasetId = synthetic ? dataset.source().id() : DatasetSource.sanitize(datasetName.strip());
+        Map<String, String> options = Layouts.options(layout, synthetic ? dataset.scale : null, overrides);
+        String prefix = DatasetStore.prefix(datasetId, layout.name(), options);
+        QueryOptions queryOptions = QueryOptions.defaults().withMode(mode).withNetwork(profile);
+        CostModel costModel = new CostModel(Prices.s3Standard(), profile);
+
+        try (Store opened = store.open(spec.commandLine())) {
+            if (!opened.persistent()) {
+                throw new ParameterException(spec.commandLine(), "--backend mem holds no datasets between "
+                        + "commands; query a file, s3-embedded or s3:// backend");
+            }
+            try (ObjectBackend client = client(opened.backend());
+                    Dataset data = open(layout, client, prefix, datasetId, synthetic, opened)) {
+                try {
+                    query.bind(data.schema());
+                } catch (PredicateException e) {
+                    throw new ParameterException(spec.commandLine(), "Invalid --where: " + e.getMessage());
+                }
+                long started = System.nanoTime();
+                RetrievalStats stats;
+                long written = 0;
+                try (SampleStream samples = data.query(query, queryOptions);
+                        Progress progress = ConsoleProgress.factory().start("Query", -1, "samples")) {
+                    while (samples.hasNext()) {
+                        Sample sample = samples.next();
+                        if (out != null) {
+                            write(out, sample);
+                            written++;
+                        }
+                        progress.step(1);
+                    }
+                    stats = samples.stats();
+                }
+                double seconds = (System.nanoTime() - started) / 1e9;
+                RetrievalPlan plan = data.plan(query, queryOptions);
+                Prediction predicted = costModel.predict(plan, true, queryOptions.maxConcurrency());
+                report(console, query, layout, prefix, opened, stats, seconds, predicted, costModel, written);
+            }
+        }
+        return 0;
+    }
+
+    private ObjectBackend client(ObjectBackend backend) {
+        ObjectBackend view = backend.withMetrics(RequestMetrics.NONE);
+        return profile.isUnlimited() ? view : SimulatedNetworkBackend.wrap(view, profile);
+    }
+
+    private Dataset open(StorageLayout layout, ObjectBackend client, String prefix, String datasetId,
+            boolean synthetic, Store opened) {
+        try {
+            return layout.open(client, prefix);
+        } catch (ObjectNotFoundException e) {
+            String ingest = synthetic
+                    ? "layoutbench ingest --scale " + dataset.scale.scaleName() + " --seed " + dataset.seed
+                            + (dataset.shuffle ? " --shuffle" : "") + " --layouts " + layout.name()
+                    : "layoutbench ingest --from DIR --name " + datasetId + " --layouts " + layout.name();
+            throw new ParameterException(spec.commandLine(), "No " + layout.name() + " dataset '" + datasetId
+                    + "' at " + prefix + " in " + opened.location() + "; ingest it first: " + ingest);
+        }
+    }
+
+    private void report(PrintWriter console, Query query, StorageLayout layout, String prefix, Store opened,
+            RetrievalStats stats, double seconds, Prediction predicted, CostModel costModel, long written) {
+        MetricsSnapshot transfer = stats.transfer();
+        long bytes = transfer.bytesReceived() + transfer.bytesSent();
+        CostBreakdown cost = costModel.cost(bytes, transfer.getClassRequests(), transfer.putClassRequests(),
+                java.time.Duration.ofNanos((long) (seconds * 1e9)));
+        console.println("Query:    " + query);
+        console.println("Dataset:  " + layout.name() + " at " + prefix + " in " + opened.location() + ", mode "
+                + mode.label() + ", profile " + profile.name() + " (cold client)");
+        console.printf(Locale.ROOT, "Samples:  %d (%.3f MB payload)%s%n", stats.samples(),
+                stats.payloadBytes() / 1e6, written > 0 ? ", written to " + out.toAbsolutePath().normalize() : "");
+        console.printf(Locale.ROOT, "%-10s %14s %14s%n", "", "measured", "predicted");
+        console.printf(Locale.ROOT, "%-10s %14.3f %14.3f%n", "T (s)", seconds, predicted.time().toNanos() / 1e9);
+        console.printf(Locale.ROOT, "%-10s %14.3f %14.3f%n", "D (MB)", bytes / 1e6, predicted.bytes() / 1e6);
+        console.printf(Locale.ROOT, "%-10s %14d %14d%n", "Requests", transfer.totalRequests(),
+                predicted.requests());
+        console.printf(Locale.ROOT, "%-10s %14.6f %14.6f%n", "C ($)", cost.total(), predicted.cost().total());
+        console.printf(Locale.ROOT, "First sample after %.3f s; cost = transfer $%.6f + requests $%.6f + compute "
+                + "$%.6f%n", stats.timeToFirstSample().toNanos() / 1e9, cost.transferUsd(), cost.requestUsd(),
+                cost.computeUsd());
+        console.flush();
+    }
+
+    /** Writes {@code sample} to {@code dir/<filename>}, refusing names that would land outside {@code dir}. */
+    static Path write(Path dir, Sample sample) {
+        Path root = dir.toAbsolutePath().normalize();
+        Path file = root.resolve(sample.filename()).normalize();
+        if (!file.startsWith(root) || file.equals(root)) {
+            throw new IllegalStateException("Sample filename '" + sample.filename() + "' would be written outside "
+                    + root);
+        }
+        try {
+            Files.createDirectories(file.getParent());
+            try (OutputStream stream = Files.newOutputStream(file);
+                    WritableByteChannel channel = Channels.newChannel(stream)) {
+                ByteBuffer data = sample.data().duplicate();
+                while (data.hasRemaining()) {
+                    channel.write(data);
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot write sample " + sample.filename() + " to " + file + ": "
+                    + e.getMessage(), e);
+        }
+        return file;
+    }
+}

@@ -1,0 +1,130 @@
+package io.layoutbench.layouts.l3;
+
+import io.layoutbench.api.backend.ObjectBackend;
+import io.layoutbench.api.dataset.ColumnType;
+import io.layoutbench.api.dataset.MetadataSchema;
+import io.layoutbench.api.dataset.Sample;
+import io.layoutbench.layouts.common.GenerationalDatasetWriter;
+import io.layoutbench.layouts.common.MetadataParquet;
+import io.layoutbench.layouts.common.TempFiles;
+import io.layoutbench.layouts.parquet.ParquetTableSchema;
+import io.layoutbench.layouts.parquet.ParquetTableWriter;
+import io.layoutbench.layouts.parquet.ParquetWriteOptions;
+
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Writes L3: rows go into a local Parquet part file; before a row would take the file past the file-size limit
+ * the file is finished (last row group, page indexes, footer), uploaded as {@code part-NNNNN.parquet} and a new
+ * one started. A part always holds at least one row, so a sample larger than the limit makes a larger part.
+ */
+final class L3Writer extends GenerationalDatasetWriter {
+
+    /** Manifest property: the number of part files. */
+    static final String PARTS = "parts";
+    /** Bytes a finished file adds beyond the row data: page indexes and footer (a few KB at 1 MiB pages). */
+    static final long FOOTER_RESERVE = 64L << 10;
+    /** Bytes a row adds beyond its blob, at most: the blob's length prefix and the metadata values. */
+    static final long ROW_RESERVE = 1L << 10;
+    static final long MIN_FILE_SIZE = 256L << 10;
+    static final long MIN_ROW_GROUP_SIZE = 16L << 10;
+    static final long MIN_PAGE_SIZE = 1L << 10;
+
+    private final long fileSize;
+    private final ParquetTableSchema tableSchema;
+    private final ParquetWriteOptions writeOptions;
+    private final Map<String, String> properties = new LinkedHashMap<>();
+    private Path partFile;
+    private ParquetTableWriter part;
+    private int partCount;
+
+    L3Writer(ObjectBackend backend, String prefix, MetadataSchema schema, long fileSize, long rowGroupSize,
+            long pageSize) {
+        super(L3Layout.NAME, L3Layout.FORMAT_VERSION, backend, prefix, schema);
+        if (fileSize < MIN_FILE_SIZE) {
+            throw new IllegalArgumentException("l3 option '" + L3Layout.FILE_SIZE + "' must be at least 256 KiB, got "
+                    + fileSize + " bytes");
+        }
+        if (rowGroupSize < MIN_ROW_GROUP_SIZE) {
+            throw new IllegalArgumentException("l3 option '" + L3Layout.ROW_GROUP_SIZE
+                    + "' must be at least 16 KiB, got " + rowGroupSize + " bytes");
+        }
+        if (pageSize < MIN_PAGE_SIZE || pageSize > Integer.MAX_VALUE / 2) {
+            throw new IllegalArgumentException("l3 option '" + L3Layout.PAGE_SIZE
+                    + "' must be between 1 KiB and 1 GiB, got " + pageSize + " bytes");
+        }
+        this.fileSize = fileSize;
+        this.tableSchema = tableSchema(schema);
+        this.writeOptions = ParquetWriteOptions.defaults().withRowGroupSize(rowGroupSize)
+                .withPageSize((int) pageSize);
+        properties.put(L3Layout.FILE_SIZE, Long.toString(fileSize));
+        properties.put(L3Layout.ROW_GROUP_SIZE, Long.toString(rowGroupSize));
+        properties.put(L3Layout.PAGE_SIZE, Long.toString(pageSize));
+    }
+
+    /** The table: the metadata columns under their own names, the checksum, then the blob column. */
+    static ParquetTableSchema tableSchema(MetadataSchema schema) {
+        return ParquetTableSchema.builder(schema)
+                .extraColumn(MetadataParquet.CRC32C, ColumnType.BIGINT)
+                .blobColumn(L3Layout.IMAGE_BYTES)
+                .build();
+    }
+
+    /** Manifest property naming the key of part {@code index}. */
+    static String partProperty(int index) {
+        return "part." + index + ".key";
+    }
+
+    @Override
+    protected void addSample(Sample sample, int crc32c) {
+        if (part != null && part.rowCount() > 0
+                && part.dataSize() + sample.size() + ROW_RESERVE + FOOTER_RESERVE > fileSize) {
+            uploadPart();
+        }
+        if (part == null) {
+            partFile = TempFiles.create("layoutbench-l3-part-", ".parquet");
+            part = ParquetTableWriter.create(tableSchema, partFile, writeOptions);
+        }
+        part.write(sample.metadata(), List.of(MetadataParquet.stored(crc32c)), sample.data());
+    }
+
+    private void uploadPart() {
+        try {
+            part.close();
+            String key = putObject(String.format("part-%05d.parquet", partCount), partFile);
+            properties.put(partProperty(partCount), key);
+            partCount++;
+        } finally {
+            TempFiles.delete(partFile);
+            part = null;
+            partFile = null;
+        }
+    }
+
+    @Override
+    protected Map<String, String> finish() {
+        if (part != null) {
+            uploadPart();
+        }
+        properties.put(PARTS, Integer.toString(partCount));
+        return properties;
+    }
+
+    @Override
+    protected void abandon() {
+        try {
+            if (part != null) {
+                part.close();
+            }
+        } finally {
+            if (partFile != null) {
+                TempFiles.delete(partFile);
+            }
+            part = null;
+            partFile = null;
+        }
+    }
+}

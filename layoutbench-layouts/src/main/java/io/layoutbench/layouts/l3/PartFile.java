@@ -1,0 +1,301 @@
+package io.layoutbench.layouts.l3;
+
+import io.layoutbench.api.backend.ByteRange;
+import io.layoutbench.api.backend.CorruptDataException;
+import io.layoutbench.api.backend.ObjectBackend;
+import io.layoutbench.api.backend.ObjectInfo;
+import io.layoutbench.api.backend.ObjectNotFoundException;
+import io.layoutbench.api.backend.RangeNotSatisfiableException;
+import io.layoutbench.api.dataset.Column;
+import io.layoutbench.api.dataset.ColumnType;
+import io.layoutbench.api.dataset.MetadataRow;
+import io.layoutbench.api.layout.PlannedRequest;
+import io.layoutbench.api.predicate.ColumnStatistics;
+import io.layoutbench.api.predicate.ColumnarTable;
+import io.layoutbench.api.predicate.GroupStatistics;
+import io.layoutbench.layouts.common.MetadataParquet;
+import io.layoutbench.layouts.common.RecordingBackend;
+import io.layoutbench.layouts.parquet.BackendInputFile;
+import io.layoutbench.layouts.parquet.ColumnChunkInfo;
+import io.layoutbench.layouts.parquet.ColumnPageIndex;
+import io.layoutbench.layouts.parquet.ColumnStats;
+import io.layoutbench.layouts.parquet.ColumnValues;
+import io.layoutbench.layouts.parquet.FetchOptions;
+import io.layoutbench.layouts.parquet.MetadataColumns;
+import io.layoutbench.layouts.parquet.ParquetColumn;
+import io.layoutbench.layouts.parquet.ParquetFooter;
+import io.layoutbench.layouts.parquet.ParquetFormatException;
+import io.layoutbench.layouts.parquet.ParquetObject;
+import io.layoutbench.layouts.parquet.ParquetTableSchema;
+import io.layoutbench.layouts.parquet.RowGroupInfo;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.function.IntFunction;
+
+/**
+ * What an L3 client keeps about one part file once loaded: the footer with each row group's statistics, the
+ * metadata columns of row groups it has evaluated, and the page index of the blob column, each with the requests its
+ * load took (for the cold-run plan). Loads go through the backend of the query that needs them, so a cold query
+ * pays for them; what is cached serves later queries with no request. Thread-safe.
+ *
+ * <pre>{@code
+ * PartFile part = PartFile.load(meteredBackend, backend, 0, object, tableSchema, "l3 dataset at 'mini/l3'");
+ * RowGroupMetadata rows = ObjectBackend.await(part.metadata(0, meteredBackend));
+ * }</pre>
+ */
+final class PartFile {
+
+    /** The metadata columns of one row group, with each row's checksum, and the requests loading them took. */
+    record RowGroupMetadata(ColumnarTable table, long[] crcs, List<PlannedRequest> loadRequests) {
+    }
+
+    private final int index;
+    private final String key;
+    private final String where;
+    private final ParquetTableSchema schema;
+    /** The footer and page-index cache; never read through (each read uses {@link #reader}'s backend). */
+    private final ParquetObject parsed;
+    private final List<PlannedRequest> footerRequests;
+    private final List<GroupStatistics> statistics;
+    private final AtomicReferenceArray<CompletableFuture<RowGroupMetadata>> metadata;
+    private final Object pageIndexLock = new Object();
+    private volatile List<PlannedRequest> pageIndexRequests;
+
+    private PartFile(int index, String key, String where, ParquetTableSchema schema, ParquetObject parsed,
+            List<PlannedRequest> footerRequests, List<PlannedRequest> pageIndexRequests) {
+        this.index = index;
+        this.key = key;
+        this.where = where;
+        this.schema = schema;
+        this.parsed = parsed;
+        this.footerRequests = List.copyOf(footerRequests);
+        this.pageIndexRequests = pageIndexRequests;
+        this.statistics = parsed.footer().rowGroups().stream().map(this::statistics).toList();
+        this.metadata = new AtomicReferenceArray<>(parsed.footer().rowGroups().size());
+    }
+
+    /**
+     * Reads the footer of part {@code object} through {@code backend} (one request for the tail, since the manifest
+     * gives the length) and checks that it is an L3 table of {@code schema}. When the page indexes lie in that tail
+     * they are parsed at once, at no cost.
+     *
+     * @param backend      the backend the reads go through (the query's metered view)
+     * @param home         the dataset's own backend, which the cached footer is bound to (and never read through)
+     * @param dataset      the dataset, for errors ("l3 dataset at 'mini/l3'")
+     * @throws ObjectNotFoundException naming the key if the part is missing
+     * @throws CorruptDataException    naming the key if it is shorter than the manifest says, or not an L3 table
+     */
+    static PartFile load(ObjectBackend backend, ObjectBackend home, int index, ObjectInfo object,
+            ParquetTableSchema schema, String dataset) {
+        String key = object.key();
+        String where = "part file " + key + " of the " + dataset;
+        RecordingBackend recorder = new RecordingBackend(backend);
+        BackendInputFile file = new BackendInputFile(recorder, key, object.size(), FetchOptions.defaults());
+        ParquetObject opened;
+        try {
+            opened = ParquetObject.open(file);
+            checkSchema(opened.footer(), schema, where);
+        } catch (ObjectNotFoundException e) {
+            throw new ObjectNotFoundException("Cannot read " + where + ": object " + key + " does not exist ("
+                    + e.getMessage() + ")", e);
+        } catch (RangeNotSatisfiableException e) {
+            throw new CorruptDataException("Cannot read the footer of " + where + ": it is shorter than the "
+                    + object.size() + " bytes the manifest records (truncated?): " + e.getMessage(), e);
+        } catch (ParquetFormatException e) {
+            throw new CorruptDataException("Cannot read " + where + " (" + object.size() + " bytes per the "
+                    + "manifest): " + e.getMessage(), e);
+        }
+        List<PlannedRequest> pageIndexRequests = null;
+        Optional<ByteRange> pageIndexes = opened.footer().pageIndexRange();
+        long tailStart = Math.max(0, object.size() - file.options().tailSize());
+        if (pageIndexes.isPresent() && pageIndexes.get().offset() >= tailStart) {
+            // The tail, fetched already, holds them: parsing costs no request.
+            parseBlobPageIndexes(opened, where);
+            pageIndexRequests = List.of();
+        }
+        // Keep the parsed footer but not the fetched tail: a copy bound to the dataset's backend holds no buffers
+        // (and no reference to this query's metered view).
+        ParquetObject parsed = opened.withBackend(home, FetchOptions.defaults());
+        return new PartFile(index, key, where, schema, parsed, recorder.recorded(), pageIndexRequests);
+    }
+
+    /** Position of this part among the dataset's parts. */
+    int index() {
+        return index;
+    }
+
+    String key() {
+        return key;
+    }
+
+    /** "part file KEY of the l3 dataset at 'PREFIX'", for errors. */
+    String where() {
+        return where;
+    }
+
+    ParquetFooter footer() {
+        return parsed.footer();
+    }
+
+    /** The reads loading the footer took. */
+    List<PlannedRequest> footerRequests() {
+        return footerRequests;
+    }
+
+    /** Statistics of row group {@code rowGroup} from the footer, keyed by metadata column name. */
+    GroupStatistics statistics(int rowGroup) {
+        return statistics.get(rowGroup);
+    }
+
+    /** This part read through {@code backend}: no request, the footer and page indexes are shared. */
+    ParquetObject reader(ObjectBackend backend, FetchOptions options) {
+        return parsed.withBackend(backend, options);
+    }
+
+    /**
+     * The metadata columns and checksums of row group {@code rowGroup}, loaded through {@code backend} (one request
+     * for the adjacent metadata chunks) on first use, then cached. A failed load is forgotten, so a later query
+     * tries again.
+     */
+    CompletableFuture<RowGroupMetadata> metadata(int rowGroup, ObjectBackend backend) {
+        while (true) {
+            CompletableFuture<RowGroupMetadata> cached = metadata.get(rowGroup);
+            if (cached != null) {
+                return cached;
+            }
+            CompletableFuture<RowGroupMetadata> loading = new CompletableFuture<>();
+            if (metadata.compareAndSet(rowGroup, null, loading)) {
+                loadMetadata(rowGroup, backend).whenComplete((loaded, failure) -> {
+                    if (failure != null) {
+                        metadata.compareAndSet(rowGroup, loading, null);
+                        loading.completeExceptionally(failure);
+                    } else {
+                        loading.complete(loaded);
+                    }
+                });
+                return loading;
+            }
+        }
+    }
+
+    private CompletableFuture<RowGroupMetadata> loadMetadata(int rowGroup, ObjectBackend backend) {
+        RecordingBackend recorder = new RecordingBackend(backend);
+        List<String> names = new ArrayList<>(schema.metadataNames());
+        names.add(MetadataParquet.CRC32C);
+        CompletableFuture<MetadataColumns> read;
+        try {
+            read = parsed.withBackend(recorder, FetchOptions.defaults()).readColumnsAsync(rowGroup, names);
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        return read.thenApply(columns -> {
+            String group = "row group " + rowGroup + " of " + where;
+            IntFunction<MetadataRow> rows = columns.rows(schema);
+            ColumnarTable.Builder table = ColumnarTable.builder(schema.metadata(), columns.rowCount());
+            for (int row = 0; row < columns.rowCount(); row++) {
+                table.add(rows.apply(row));
+            }
+            if (!(columns.column(MetadataParquet.CRC32C) instanceof ColumnValues.Longs crcs)
+                    || crcs.nulls().cardinality() > 0) {
+                throw new CorruptDataException("Column " + MetadataParquet.CRC32C + " of " + group
+                        + " is not a BIGINT column without NULLs; every sample needs its checksum");
+            }
+            return new RowGroupMetadata(table.build(), crcs.values(), recorder.recorded());
+        });
+    }
+
+    /**
+     * Makes sure the blob column's page indexes of every row group are cached, loading them through
+     * {@code backend} (one request for the page-index region) if the footer's tail did not hold them.
+     *
+     * @return the requests the load took, whether now or earlier (empty when the tail held them)
+     */
+    List<PlannedRequest> loadPageIndexes(ObjectBackend backend) {
+        List<PlannedRequest> loaded = pageIndexRequests;
+        if (loaded != null) {
+            return loaded;
+        }
+        synchronized (pageIndexLock) {
+            if (pageIndexRequests == null) {
+                RecordingBackend recorder = new RecordingBackend(backend);
+                parseBlobPageIndexes(parsed.withBackend(recorder, FetchOptions.defaults()), where);
+                pageIndexRequests = recorder.recorded();
+            }
+            return pageIndexRequests;
+        }
+    }
+
+    /** The blob pages of row group {@code rowGroup}; {@link #loadPageIndexes} must have run. */
+    ColumnPageIndex blobPages(int rowGroup) {
+        if (pageIndexRequests == null) {
+            throw new IllegalStateException("Page indexes of " + where + " are not loaded");
+        }
+        // Cached by the shared page-index map, so this sends no request.
+        return parsed.pageIndex(rowGroup, L3Layout.IMAGE_BYTES);
+    }
+
+    private static void parseBlobPageIndexes(ParquetObject object, String where) {
+        try {
+            for (int rowGroup = 0; rowGroup < object.footer().rowGroups().size(); rowGroup++) {
+                object.pageIndex(rowGroup, L3Layout.IMAGE_BYTES);
+            }
+        } catch (ParquetFormatException e) {
+            throw new CorruptDataException("Cannot read the blob page index of " + where + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Row-group statistics from the footer, under the metadata columns' names; unknown columns are left out. */
+    private GroupStatistics statistics(RowGroupInfo rowGroup) {
+        Map<String, ColumnStatistics> columns = new HashMap<>();
+        List<Column> metadataColumns = schema.metadata().columns();
+        for (int i = 0; i < metadataColumns.size(); i++) {
+            ColumnChunkInfo chunk = rowGroup.column(schema.metadataNames().get(i));
+            Optional<ColumnStats> stats = chunk.stats();
+            if (stats.isEmpty()) {
+                continue;
+            }
+            ColumnStats s = stats.get();
+            long nulls = s.hasNullCount() ? s.nullCount() : ColumnStatistics.UNKNOWN_COUNT;
+            Object max = s.max();
+            if (s.hasBounds() && s.type() == ColumnType.DOUBLE) {
+                max = Double.NaN;   // Parquet statistics leave NaN out; NaN is the largest value here
+            }
+            ColumnStatistics column;
+            if (s.hasBounds()) {
+                column = ColumnStatistics.of(s.min(), max, nulls);
+            } else if (nulls == rowGroup.rowCount()) {
+                column = ColumnStatistics.of(null, null, nulls);   // only NULLs
+            } else {
+                column = ColumnStatistics.unknown();
+            }
+            columns.put(metadataColumns.get(i).name(), column);
+        }
+        return new GroupStatistics(rowGroup.rowCount(), columns);
+    }
+
+    private static void checkSchema(ParquetFooter footer, ParquetTableSchema schema, String where) {
+        List<Column> columns = schema.metadata().columns();
+        for (int i = 0; i < columns.size(); i++) {
+            expect(footer, schema.metadataNames().get(i), Optional.of(columns.get(i).type()), where);
+        }
+        expect(footer, MetadataParquet.CRC32C, Optional.of(ColumnType.BIGINT), where);
+        expect(footer, L3Layout.IMAGE_BYTES, Optional.empty(), where);
+    }
+
+    private static void expect(ParquetFooter footer, String name, Optional<ColumnType> type, String where) {
+        Optional<ParquetColumn> column = footer.findColumn(name);
+        if (column.isEmpty() || !column.get().type().equals(type)
+                || (type.isEmpty() && !column.get().isBlob())) {
+            throw new CorruptDataException("The footer of " + where + " does not describe an L3 table: expected "
+                    + "column '" + name + "' of type " + type.map(Enum::name).orElse("BINARY (blob)") + ", found "
+                    + column.map(c -> c.physicalType() + c.type().map(t -> " (" + t + ")").orElse(""))
+                            .orElse("no such column"));
+        }
+    }
+}

@@ -1,0 +1,168 @@
+package io.layoutbench.backend.s3;
+
+import static java.util.Objects.requireNonNull;
+
+import io.layoutbench.api.backend.StorageException;
+import io.layoutbench.api.backend.TransientStorageException;
+import io.layoutbench.api.metrics.RequestKind;
+import io.layoutbench.api.metrics.RequestMetrics;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.function.DoubleSupplier;
+import java.util.function.Function;
+import java.util.function.LongSupplier;
+import java.util.function.Supplier;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs an asynchronous request under a {@link RetryPolicy}: counts every attempt as a request and every retry as a
+ * retry, waits with exponential backoff and full jitter between attempts, gives up after the policy's attempts or
+ * time limit, and counts the final failure. Failures are translated into {@link StorageException}s first; only
+ * {@link StorageException#isTransient() transient} ones are retried.
+ *
+ * <p>The delays run on a {@link Scheduler}, the clock and the jitter are injected: tests drive all three. Thread-safe.
+ */
+final class Retrier {
+
+    /** Runs a task after a delay. */
+    @FunctionalInterface
+    interface Scheduler {
+        /** Runs {@code task} after {@code delayNanos}. */
+        void schedule(Runnable task, long delayNanos);
+    }
+
+    private static final Logger LOG = LoggerFactory.getLogger(Retrier.class);
+
+    private final RetryPolicy policy;
+    private final Scheduler scheduler;
+    private final LongSupplier nanoClock;
+    private final DoubleSupplier jitter;
+
+    /**
+     * @param jitter uniform in {@code [0, 1)}; the wait before a retry is {@code jitter × backoffCap}
+     */
+    Retrier(RetryPolicy policy, Scheduler scheduler, LongSupplier nanoClock, DoubleSupplier jitter) {
+        this.policy = requireNonNull(policy, "policy is null");
+        this.scheduler = requireNonNull(scheduler, "scheduler is null");
+        this.nanoClock = requireNonNull(nanoClock, "nanoClock is null");
+        this.jitter = requireNonNull(jitter, "jitter is null");
+    }
+
+    RetryPolicy policy() {
+        return policy;
+    }
+
+    /**
+     * Runs {@code attempt} until it succeeds, fails permanently, or the policy gives up.
+     *
+     * @param kind      the request kind to count
+     * @param metrics   where to count
+     * @param what      the request, for messages: {@code GET s3://bucket/key [0, 100)}
+     * @param attempt   starts one attempt; called once per attempt (after {@code onRequestStarted})
+     * @param translate turns an attempt's failure into a {@link StorageException}
+     * @return the first successful result, or a failure: the permanent error as translated, or a
+     *         {@link TransientStorageException} that says how many attempts were made and over how long
+     */
+    <T> CompletableFuture<T> run(RequestKind kind, RequestMetrics metrics, String what,
+            Supplier<CompletableFuture<T>> attempt, Function<Throwable, StorageException> translate) {
+        CompletableFuture<T> result = new CompletableFuture<>();
+        new Run<>(kind, metrics, what, attempt, translate, result, nanoClock.getAsLong()).attempt(1);
+        return result;
+    }
+
+    private final class Run<T> {
+        private final RequestKind kind;
+        private final RequestMetrics metrics;
+        private final String what;
+        private final Supplier<CompletableFuture<T>> attempt;
+        private final Function<Throwable, StorageException> translate;
+        private final CompletableFuture<T> result;
+        private final long startNanos;
+
+        Run(RequestKind kind, RequestMetrics metrics, String what, Supplier<CompletableFuture<T>> attempt,
+                Function<Throwable, StorageException> translate, CompletableFuture<T> result, long startNanos) {
+            this.kind = kind;
+            this.metrics = metrics;
+            this.what = what;
+            this.attempt = attempt;
+            this.translate = translate;
+            this.result = result;
+            this.startNanos = startNanos;
+        }
+
+        void attempt(int number) {
+            if (result.isDone()) {
+                return;   // cancelled by the caller
+            }
+            metrics.onRequestStarted(kind);
+            CompletableFuture<T> future;
+            try {
+                future = attempt.get();
+            } catch (RuntimeException e) {
+                failed(number, e);
+                return;
+            }
+            future.whenComplete((value, failure) -> {
+                if (failure == null) {
+                    result.complete(value);
+                } else {
+                    failed(number, failure);
+                }
+            });
+        }
+
+        private void failed(int number, Throwable failure) {
+            StorageException error;
+            try {
+                error = translate.apply(unwrap(failure));
+            } catch (RuntimeException e) {
+                e.addSuppressed(failure);
+                error = new StorageException(what + ": failed, and translating the failure failed: " + e, e);
+            }
+            if (!error.isTransient()) {
+                metrics.onRequestFailed(kind);
+                result.completeExceptionally(error);
+                return;
+            }
+            long elapsed = nanoClock.getAsLong() - startNanos;
+            long delay = (long) (jitter.getAsDouble() * policy.backoffCap(number).toNanos());
+            if (number >= policy.maxAttempts() || elapsed + delay > policy.timeLimit().toNanos()) {
+                metrics.onRequestFailed(kind);
+                result.completeExceptionally(giveUp(error, number, elapsed));
+                return;
+            }
+            metrics.onRetry(kind);
+            LOG.debug("Retrying {} in {} ms (attempt {} of {} failed: {})", what,
+                    TimeUnit.NANOSECONDS.toMillis(delay), number, policy.maxAttempts(), error.getMessage());
+            try {
+                scheduler.schedule(() -> attempt(number + 1), delay);
+            } catch (RejectedExecutionException e) {
+                result.completeExceptionally(new StorageException(what + ": cannot retry, the backend is closed",
+                        error));
+            }
+        }
+
+        private TransientStorageException giveUp(StorageException last, int attempts, long elapsedNanos) {
+            boolean throttled = last instanceof TransientStorageException t && t.isThrottled();
+            String message = last.getMessage() + " (gave up after " + attempts
+                    + (attempts == 1 ? " attempt" : " attempts") + " in "
+                    + TimeUnit.NANOSECONDS.toMillis(elapsedNanos) + " ms)";
+            return new TransientStorageException(message, last, throttled);
+        }
+    }
+
+    /** The cause of a {@link CompletionException} or {@link ExecutionException}. */
+    static Throwable unwrap(Throwable failure) {
+        Throwable t = failure;
+        while ((t instanceof CompletionException || t instanceof ExecutionException) && t.getCause() != null) {
+            t = t.getCause();
+        }
+        return t;
+    }
+}
