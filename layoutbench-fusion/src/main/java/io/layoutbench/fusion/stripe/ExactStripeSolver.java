@@ -132,7 +132,7 @@ public final class ExactStripeSolver implements StripeConstructor {
     }
 
     /** One depth-first search over the largest {@code depth} items. */
-    private static final class Search {
+    static final class Search {
         private final long[] sizes;
         private final int[] order;
         private final long[] s;

@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import io.layoutbench.api.backend.ObjectBackend;
 import io.layoutbench.api.backend.ObjectInfo;
+import io.layoutbench.api.dataset.MetadataSchema;
 import io.layoutbench.api.layout.PlannedRequest;
 import io.layoutbench.api.predicate.ColumnarTable;
 import io.layoutbench.layouts.parquet.BackendInputFile;
@@ -14,7 +15,6 @@ import io.layoutbench.layouts.parquet.ParquetObject;
 import io.layoutbench.layouts.parquet.ParquetTableSchema;
 
 import java.util.List;
-import java.util.function.IntFunction;
 
 /**
  * A dataset's metadata table (L1, L2) held by the client: the metadata columns as a {@link ColumnarTable} for
@@ -44,12 +44,30 @@ public final class MetadataTable {
         RecordingBackend recorder = new RecordingBackend(backend);
         BackendInputFile file = new BackendInputFile(recorder, object.key(), object.size(), FetchOptions.defaults());
         MetadataColumns raw = ParquetObject.open(file).readMetadataColumns();
-        IntFunction<io.layoutbench.api.dataset.MetadataRow> rows = raw.rows(schema);
-        ColumnarTable.Builder builder = ColumnarTable.builder(schema.metadata(), raw.rowCount());
-        for (int i = 0; i < raw.rowCount(); i++) {
-            builder.add(rows.apply(i));
+        return new MetadataTable(toColumnarTable(raw, schema), raw, recorder.recorded());
+    }
+
+    /**
+     * The metadata columns of {@code raw} as a {@link ColumnarTable} of {@code schema}'s metadata schema, handing
+     * over the arrays without a per-row copy.
+     */
+    public static ColumnarTable toColumnarTable(MetadataColumns raw, ParquetTableSchema schema) {
+        MetadataSchema metadata = schema.metadata();
+        ColumnarTable.ColumnsBuilder table = ColumnarTable.fromColumns(metadata, raw.rowCount());
+        for (int i = 0; i < metadata.size(); i++) {
+            String name = metadata.columns().get(i).name();
+            ColumnValues values = raw.column(schema.metadataNames().get(i));
+            if (values instanceof ColumnValues.Strings strings) {
+                table.strings(name, strings.ids(), strings.dictionary().toArray());
+            } else if (values instanceof ColumnValues.Longs longs) {
+                table.longs(name, longs.values(), longs.nulls());
+            } else if (values instanceof ColumnValues.Doubles doubles) {
+                table.doubles(name, doubles.values(), doubles.nulls());
+            } else if (values instanceof ColumnValues.Booleans booleans) {
+                table.booleans(name, booleans.values(), booleans.nulls());
+            }
         }
-        return new MetadataTable(builder.build(), raw, recorder.recorded());
+        return table.build();
     }
 
     /** The metadata columns, for predicates. */

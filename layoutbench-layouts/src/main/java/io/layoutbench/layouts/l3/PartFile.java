@@ -8,12 +8,12 @@ import io.layoutbench.api.backend.ObjectNotFoundException;
 import io.layoutbench.api.backend.RangeNotSatisfiableException;
 import io.layoutbench.api.dataset.Column;
 import io.layoutbench.api.dataset.ColumnType;
-import io.layoutbench.api.dataset.MetadataRow;
 import io.layoutbench.api.layout.PlannedRequest;
 import io.layoutbench.api.predicate.ColumnStatistics;
 import io.layoutbench.api.predicate.ColumnarTable;
 import io.layoutbench.api.predicate.GroupStatistics;
 import io.layoutbench.layouts.common.MetadataParquet;
+import io.layoutbench.layouts.common.MetadataTable;
 import io.layoutbench.layouts.common.RecordingBackend;
 import io.layoutbench.layouts.parquet.BackendInputFile;
 import io.layoutbench.layouts.parquet.ColumnChunkInfo;
@@ -36,7 +36,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicReferenceArray;
-import java.util.function.IntFunction;
 
 /**
  * What an L3 client keeps about one part file once loaded: the footer with each row group's statistics, the
@@ -196,17 +195,13 @@ final class PartFile {
         }
         return read.thenApply(columns -> {
             String group = "row group " + rowGroup + " of " + where;
-            IntFunction<MetadataRow> rows = columns.rows(schema);
-            ColumnarTable.Builder table = ColumnarTable.builder(schema.metadata(), columns.rowCount());
-            for (int row = 0; row < columns.rowCount(); row++) {
-                table.add(rows.apply(row));
-            }
+            ColumnarTable table = MetadataTable.toColumnarTable(columns, schema);
             if (!(columns.column(MetadataParquet.CRC32C) instanceof ColumnValues.Longs crcs)
                     || crcs.nulls().cardinality() > 0) {
                 throw new CorruptDataException("Column " + MetadataParquet.CRC32C + " of " + group
                         + " is not a BIGINT column without NULLs; every sample needs its checksum");
             }
-            return new RowGroupMetadata(table.build(), crcs.values(), recorder.recorded());
+            return new RowGroupMetadata(table, crcs.values(), recorder.recorded());
         });
     }
 

@@ -63,6 +63,15 @@ public final class StringDictionary {
         return new String(bytes, offsets[id], offsets[id + 1] - offsets[id], StandardCharsets.UTF_8);
     }
 
+    /** Every value, indexed by id (decoded once; for handing the dictionary to an evaluator). */
+    public String[] toArray() {
+        String[] values = new String[size];
+        for (int id = 0; id < size; id++) {
+            values[id] = new String(bytes, offsets[id], offsets[id + 1] - offsets[id], StandardCharsets.UTF_8);
+        }
+        return values;
+    }
+
     /** The id of {@code value}, or -1 when no row has it. */
     public int idOf(String value) {
         byte[] utf8 = requireNonNull(value, "value is null").getBytes(StandardCharsets.UTF_8);

@@ -34,7 +34,7 @@ import java.util.regex.Pattern;
  *       connections</td></tr>
  *   <tr><td>{@code targetThroughputGbps}</td><td>10</td><td>the CRT sizes its connection pool for it</td></tr>
  *   <tr><td>{@code partSize}</td><td>8MiB</td><td>largest range one GET asks for, and the multipart upload part
- *       size; at least 5MiB</td></tr>
+ *       size; 5MiB to 1GiB</td></tr>
  *   <tr><td>{@code checksumMode}</td><td>{@code when_supported}</td><td>{@code when_required} for stores that
  *       reject the SDK's checksum trailers (s3proxy, older MinIO)</td></tr>
  *   <tr><td>{@code connectTimeout}</td><td>the CRT's</td><td>TCP (and TLS) connect timeout</td></tr>
@@ -69,8 +69,8 @@ public record S3Options(String region, URI endpoint, boolean pathStyle, Credenti
 
     /** S3's smallest multipart part (except the last). */
     public static final long MIN_PART_SIZE = 5L << 20;
-    /** S3's largest part. */
-    public static final long MAX_PART_SIZE = 5L << 30;
+    /** The largest part this backend allows: it holds parts in memory while uploading them (S3 allows 5 GiB). */
+    public static final long MAX_PART_SIZE = 1L << 30;
     /** Part size when not configured: the CRT's default. */
     public static final long DEFAULT_PART_SIZE = 8L << 20;
     /** Target throughput when not configured: the CRT's default. */
@@ -155,8 +155,8 @@ public record S3Options(String region, URI endpoint, boolean pathStyle, Credenti
             throw new IllegalArgumentException("S3 targetThroughputGbps must be positive, got " + targetThroughputGbps);
         }
         if (partSize < MIN_PART_SIZE || partSize > MAX_PART_SIZE) {
-            throw new IllegalArgumentException("S3 partSize must be between 5MiB and 5GiB (S3's part limits), got "
-                    + partSize + " bytes");
+            throw new IllegalArgumentException("S3 partSize must be between 5MiB (S3's smallest part) and 1GiB"
+                    + " (parts are held in memory), got " + partSize + " bytes");
         }
         if (connectTimeout != null && (connectTimeout.isNegative() || connectTimeout.isZero())) {
             throw new IllegalArgumentException("S3 connectTimeout must be positive, got " + connectTimeout);

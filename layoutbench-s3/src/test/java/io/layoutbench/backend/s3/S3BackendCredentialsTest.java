@@ -29,7 +29,8 @@ import org.junit.jupiter.api.Test;
 /**
  * Credentials never show: not in the URI, {@code toString()}, options, exception messages and stack traces (causes
  * included), nor in what is logged while the backend works and fails. Log lines are captured from slf4j-simple,
- * which writes to whatever {@code System.err} is at the time; this module logs at debug level in its tests.
+ * which writes to whatever {@code System.err} is at the time; this module, and the SDK's request logger, log at
+ * debug level in these tests (src/test/resources/simplelogger.properties).
  */
 class S3BackendCredentialsTest {
 
@@ -72,6 +73,7 @@ class S3BackendCredentialsTest {
             Throwable missing = catchThrowable(() -> backend.readRange("missing.bin", ByteRange.of(0, 1)));
             Throwable pastEnd = catchThrowable(() -> backend.readRange("a.bin", ByteRange.of(2000, 1)));
 
+            assertThat(logs()).as("the log capture works").contains("Opened the S3 backend " + uri);
             for (String text : List.of(backend.uri().toString(), backend.toString(),
                     ((S3Backend) backend).options().toString(), everything(missing), everything(pastEnd), logs())) {
                 assertThat(text).doesNotContain(secret).doesNotContain(accessKey);
