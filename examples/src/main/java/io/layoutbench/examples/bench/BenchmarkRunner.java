@@ -177,6 +177,8 @@ public final class BenchmarkRunner {
     }
 
     private static Measured measure(Dataset dataset, Query query, QueryOptions options) {
+        // Start every run from the live set, so that its peak heap is not the previous run's garbage.
+        System.gc();
         try (HeapSampler.Measurement heap = HeapSampler.start()) {
             long start = System.nanoTime();
             RetrievalStats stats;

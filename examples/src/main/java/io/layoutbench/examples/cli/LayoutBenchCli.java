@@ -10,7 +10,6 @@ import picocli.CommandLine.ScopeType;
 import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.io.UncheckedIOException;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletionException;
@@ -57,6 +56,11 @@ public final class LayoutBenchCli implements Callable<Integer> {
 
     public static void main(String[] args) {
         System.setProperty("java.awt.headless", "true");
+        // Libraries (the embedded S3 server, the AWS SDK) log through SLF4J: only warnings, unless asked.
+        if (System.getProperty("org.slf4j.simpleLogger.defaultLogLevel") == null) {
+            System.setProperty("org.slf4j.simpleLogger.defaultLogLevel",
+                    java.util.Arrays.asList(args).contains("--verbose") ? "info" : "warn");
+        }
         PrintWriter out = new PrintWriter(System.out, true);
         PrintWriter err = new PrintWriter(System.err, true);
         int exit = execute(args, out, err);
@@ -156,11 +160,5 @@ public final class LayoutBenchCli implements Callable<Integer> {
             return new String[] {"layoutbench " + (version == null ? "(development build)" : version),
                 "Java " + System.getProperty("java.version")};
         }
-    }
-
-    static String stackTrace(Throwable e) {
-        StringWriter text = new StringWriter();
-        e.printStackTrace(new PrintWriter(text));
-        return text.toString();
     }
 }

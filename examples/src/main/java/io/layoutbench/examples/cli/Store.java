@@ -8,12 +8,11 @@ import io.layoutbench.api.backend.ObjectBackends;
 import io.layoutbench.api.metrics.RequestMetrics;
 import io.layoutbench.backend.file.FileBackend;
 import io.layoutbench.backend.memory.MemoryBackend;
+import io.layoutbench.s3.embedded.EmbeddedS3Server;
 
 import picocli.CommandLine;
 import picocli.CommandLine.ParameterException;
 
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Method;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.file.Path;
@@ -38,14 +37,12 @@ final class Store implements AutoCloseable {
     /** The bucket the embedded S3 server holds the datasets in. */
     static final String EMBEDDED_BUCKET = "layoutbench";
 
-    private static final String EMBEDDED_SERVER_CLASS = "io.layoutbench.s3.embedded.EmbeddedS3Server";
-
     private final ObjectBackend backend;
     private final String label;
     private final boolean persistent;
-    private final AutoCloseable server;
+    private final EmbeddedS3Server server;
 
-    private Store(ObjectBackend backend, String label, boolean persistent, AutoCloseable server) {
+    private Store(ObjectBackend backend, String label, boolean persistent, EmbeddedS3Server server) {
         this.backend = backend;
         this.label = label;
         this.persistent = persistent;
@@ -123,11 +120,7 @@ final class Store implements AutoCloseable {
             backend.close();
         } finally {
             if (server != null) {
-                try {
-                    server.close();
-                } catch (Exception e) {
-                    throw new LayoutBenchException("Cannot stop the embedded S3 server: " + e.getMessage(), e);
-                }
+                server.close();
             }
         }
     }
@@ -146,36 +139,19 @@ final class Store implements AutoCloseable {
         return new Store(ObjectBackends.open(parsed, properties, RequestMetrics.NONE), uri, true, null);
     }
 
-    /**
-     * Starts the embedded server through reflection: the embedded-S3 module (s3proxy, about 130 jars) is optional
-     * at run time, and the command line works without it for every other backend.
-     */
+    /** Starts an S3 server in this process over {@code storageDir} and opens its bucket {@value #EMBEDDED_BUCKET}. */
     private static Store openEmbeddedS3(Path storageDir, Map<String, String> extraProperties) {
         requireS3Backend();
-        Class<?> serverClass;
+        EmbeddedS3Server server = EmbeddedS3Server.start(storageDir);
         try {
-            serverClass = Class.forName(EMBEDDED_SERVER_CLASS);
-        } catch (ClassNotFoundException e) {
-            throw new LayoutBenchException("The embedded S3 server module (layoutbench-s3-embedded) is not on the "
-                    + "class path; use --backend file, mem or s3://bucket/prefix");
-        }
-        AutoCloseable server = (AutoCloseable) invoke(serverClass, null, "start", Path.class, storageDir);
-        try {
-            invoke(serverClass, server, "createBucket", String.class, EMBEDDED_BUCKET);
-            @SuppressWarnings("unchecked")
-            Map<String, String> serverProperties = (Map<String, String>) invoke(serverClass, server,
-                    "backendProperties", null, null);
-            Map<String, String> properties = new LinkedHashMap<>(serverProperties);
+            server.createBucket(EMBEDDED_BUCKET);
+            Map<String, String> properties = new LinkedHashMap<>(server.backendProperties());
             properties.putAll(extraProperties);
             ObjectBackend backend = ObjectBackends.open(URI.create("s3://" + EMBEDDED_BUCKET), properties,
                     RequestMetrics.NONE);
             return new Store(backend, "s3-embedded", true, server);
         } catch (RuntimeException e) {
-            try {
-                server.close();
-            } catch (Exception suppressed) {
-                e.addSuppressed(suppressed);
-            }
+            server.close();
             throw e;
         }
     }
@@ -184,23 +160,6 @@ final class Store implements AutoCloseable {
         if (!ObjectBackends.schemes().contains("s3")) {
             throw new LayoutBenchException("The S3 backend module (layoutbench-s3) is not on the class path; "
                     + "use --backend file or mem");
-        }
-    }
-
-    private static Object invoke(Class<?> type, Object target, String method, Class<?> parameterType,
-            Object argument) {
-        try {
-            Method m = parameterType == null ? type.getMethod(method) : type.getMethod(method, parameterType);
-            return parameterType == null ? m.invoke(target) : m.invoke(target, argument);
-        } catch (InvocationTargetException e) {
-            Throwable cause = e.getCause();
-            if (cause instanceof RuntimeException runtime) {
-                throw runtime;
-            }
-            throw new LayoutBenchException("Embedded S3 server: " + method + " failed: " + cause, cause);
-        } catch (ReflectiveOperationException e) {
-            throw new LayoutBenchException("The embedded S3 server module on the class path does not match this "
-                    + "command line (" + method + "): " + e, e);
         }
     }
 }

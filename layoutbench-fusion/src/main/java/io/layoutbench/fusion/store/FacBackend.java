@@ -208,7 +208,7 @@ public final class FacBackend implements ObjectBackend {
         }
         return core.read(manifest, range).exceptionallyCompose(error -> {
             Throwable cause = unwrap(error);
-            if (attempt >= 3 || !(cause instanceof StorageException)) {
+            if (attempt >= 5 || !(cause instanceof StorageException)) {
                 return CompletableFuture.failedFuture(cause);
             }
             return core.manifestAsync(key, true).handle((fresh, reloadError) -> {
@@ -1168,26 +1168,28 @@ public final class FacBackend implements ObjectBackend {
                 if (presentCount >= k) {
                     finish();
                 } else {
-                    int wanted = Math.min(k - presentCount, candidates.size());
-                    for (int i = 0; i < wanted; i++) {
-                        launchNext();
-                    }
-                    if (inFlight == 0) {
-                        fail();
-                    }
+                    launchMore();
                 }
             }
             return result;
         }
 
-        /** Starts reading the next candidate block. Called holding the lock. */
-        private void launchNext() {
-            int b = candidates.get(next++);
-            FacManifest.Block block = manifest.block(stripe, b);
-            long end = Math.min(to, block.length());
-            inFlight++;
-            core.readVerified(manifest, block, from, end).whenComplete((buffer, error) -> completed(b, buffer,
-                    error));
+        /**
+         * Reads more candidate blocks until enough are present or being read; fails when none are left. Called
+         * holding the lock. A read may complete at once, on this thread, and call back in here.
+         */
+        private void launchMore() {
+            while (!done && presentCount + inFlight < k && next < candidates.size()) {
+                int b = candidates.get(next++);
+                FacManifest.Block block = manifest.block(stripe, b);
+                long end = Math.min(to, block.length());
+                inFlight++;
+                core.readVerified(manifest, block, from, end).whenComplete((buffer, error) -> completed(b, buffer,
+                        error));
+            }
+            if (!done && inFlight == 0 && presentCount < k) {
+                fail();
+            }
         }
 
         private synchronized void completed(int b, ByteBuffer buffer, Throwable error) {
@@ -1207,11 +1209,7 @@ public final class FacBackend implements ObjectBackend {
             Throwable cause = unwrap(error);
             FacManifest.Block block = manifest.block(stripe, b);
             failures.put(b, "block " + b + " on " + core.nodeName(block.node()) + ": " + cause.getMessage());
-            if (next < candidates.size()) {
-                launchNext();
-            } else if (inFlight == 0) {
-                fail();
-            }
+            launchMore();
         }
 
         /** Decodes and checks the target's units. Called holding the lock. */

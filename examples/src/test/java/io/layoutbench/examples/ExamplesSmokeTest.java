@@ -1,0 +1,56 @@
+package io.layoutbench.examples;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+
+/** The example mains run to the end and print what they promise. */
+class ExamplesSmokeTest {
+
+    private final ByteArrayOutputStream captured = new ByteArrayOutputStream();
+    private PrintStream original;
+
+    @BeforeEach
+    void capture() {
+        original = System.out;
+        System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
+    }
+
+    @AfterEach
+    void restore() {
+        System.setOut(original);
+    }
+
+    @Test
+    void quickstartIngestsQueriesAndPredicts() throws Exception {
+        Quickstart.main(new String[0]);
+
+        String out = captured.toString(StandardCharsets.UTF_8);
+        assertThat(out).contains("Wrote 1030 samples").contains("cello").contains("Read 4 samples")
+                .contains("On a t3.medium against S3 (cold)");
+    }
+
+    @Test
+    void dataLoaderSplitsTheResultAcrossRanks() {
+        DataLoaderExample.main(new String[0]);
+
+        String out = captured.toString(StandardCharsets.UTF_8);
+        assertThat(out).contains("rank 0/4 batch 0").contains("rank 3/4")
+                .contains("4 ranks trained on 184 of 185 matching samples");
+    }
+
+    @Test
+    void s3ExampleRunsAgainstTheEmbeddedServer() throws Exception {
+        S3Example.main(new String[0]);
+
+        String out = captured.toString(StandardCharsets.UTF_8);
+        assertThat(out).contains("Embedded S3 server at http://127.0.0.1:").contains("l2: 1030 samples")
+                .containsPattern("optimized Q8 +185 samples");
+    }
+}
