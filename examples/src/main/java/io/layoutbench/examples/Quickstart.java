@@ -79,7 +79,7 @@ public final class Quickstart {
 
                 // 3. Predict what the same query costs from an EC2 t3.medium reading S3, before running it there.
                 CostModel model = new CostModel(Prices.s3Standard(), NetworkProfiles.T3_MEDIUM);
-                Prediction cold = model.predict(dataset.plan(cellos, options), true, options.maxConcurrency());
+                Prediction cold = model.predict(dataset.plan(cellos, options), true, options);
                 System.out.printf("On a t3.medium against S3 (cold): %.3f s, %d bytes, %d requests, $%.7f%n",
                         cold.time().toNanos() / 1e9, cold.bytes(), cold.requests(), cold.cost().total());
             }

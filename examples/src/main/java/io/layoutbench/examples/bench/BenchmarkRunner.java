@@ -10,6 +10,7 @@ import io.layoutbench.api.cost.Prices;
 import io.layoutbench.api.dataset.Sample;
 import io.layoutbench.api.layout.Dataset;
 import io.layoutbench.api.layout.QueryOptions;
+import io.layoutbench.api.layout.ResultOrder;
 import io.layoutbench.api.layout.RetrievalMode;
 import io.layoutbench.api.layout.RetrievalPlan;
 import io.layoutbench.api.layout.RetrievalStats;
@@ -57,9 +58,12 @@ public final class BenchmarkRunner {
      * @param prices         storage prices
      * @param reps           repetitions, at least 1
      * @param maxConcurrency requests in flight per query
+     * @param order          the order samples are handed out in (dataset order is deterministic; completion order
+     *                       keeps one slow read from holding up the rest)
      */
     public record Config(String scale, String backendLabel, List<StorageLayout> layouts, List<RetrievalMode> modes,
-            List<PaperQuery> queries, NetworkProfile profile, Prices prices, int reps, int maxConcurrency) {
+            List<PaperQuery> queries, NetworkProfile profile, Prices prices, int reps, int maxConcurrency,
+            ResultOrder order) {
         public Config {
             requireNonNull(scale, "scale is null");
             requireNonNull(backendLabel, "backendLabel is null");
@@ -74,6 +78,7 @@ public final class BenchmarkRunner {
             if (maxConcurrency < 1) {
                 throw new IllegalArgumentException("maxConcurrency must be >= 1, got " + maxConcurrency);
             }
+            requireNonNull(order, "order is null");
         }
 
         /** Number of runs: two (cold and warm) per repetition, layout, mode and query. */
@@ -149,7 +154,8 @@ public final class BenchmarkRunner {
         QueryOptions options = QueryOptions.defaults()
                 .withMode(mode)
                 .withNetwork(config.profile())
-                .withMaxConcurrency(config.maxConcurrency());
+                .withMaxConcurrency(config.maxConcurrency())
+                .withOrder(config.order());
         try (ObjectBackend client = client(backend, rep); Dataset dataset = layout.open(client, prefix)) {
             Measured cold = measure(dataset, query, options);
             // Planned after the cold run so that planning (which loads metadata) does not warm the cold client.
@@ -157,9 +163,9 @@ public final class BenchmarkRunner {
             Measured warm = measure(dataset, query, options);
             return List.of(
                     row(layout, mode, paperQuery, RunRow.COLD, rep, cold,
-                            costModel.predict(plan, true, options.maxConcurrency())),
+                            costModel.predict(plan, true, options)),
                     row(layout, mode, paperQuery, RunRow.WARM, rep, warm,
-                            costModel.predict(plan, false, options.maxConcurrency())));
+                            costModel.predict(plan, false, options)));
         }
     }
 

@@ -3,6 +3,7 @@ package io.layoutbench.examples.cli;
 import io.layoutbench.api.cost.CostModel;
 import io.layoutbench.api.cost.Prices;
 import io.layoutbench.api.layout.QueryOptions;
+import io.layoutbench.api.layout.ResultOrder;
 import io.layoutbench.api.layout.RetrievalMode;
 import io.layoutbench.api.layout.StorageLayout;
 import io.layoutbench.api.network.NetworkProfile;
@@ -97,6 +98,16 @@ final class BenchCommand implements Callable<Integer> {
             description = "Requests in flight per query. Default: ${DEFAULT-VALUE}.")
     int concurrency;
 
+    @Option(names = "--order", paramLabel = "ORDER", defaultValue = "dataset",
+            description = "Order samples are handed out in: dataset (deterministic; a slow read holds up the ones "
+                    + "after it) or completion. Default: ${DEFAULT-VALUE}.")
+    ResultOrder order;
+
+    @Option(names = "--latency-jitter", paramLabel = "SIGMA",
+            description = "Override the profile's first-byte latency jitter (lognormal sigma; the presets use 0.5). "
+                    + "0 makes every latency the median, as the cost model predicts.")
+    Double latencyJitter;
+
     @Option(names = "--transfer-usd-per-gb", paramLabel = "USD", defaultValue = "0.09",
             description = "Price of a GB transferred out of the store (the paper: 0.09; 0 for a client in the "
                     + "same region). Default: ${DEFAULT-VALUE}.")
@@ -134,6 +145,12 @@ final class BenchCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "--concurrency must be at least 1, got "
                     + concurrency);
         }
+        if (latencyJitter != null && (!(latencyJitter >= 0) || Double.isInfinite(latencyJitter))) {
+            throw new ParameterException(spec.commandLine(), "--latency-jitter must be >= 0, got " + latencyJitter);
+        }
+        if (latencyJitter != null && !profile.isUnlimited()) {
+            profile = profile.withLatencyJitter(latencyJitter);
+        }
         if (!(transferPrice >= 0) || Double.isInfinite(transferPrice)) {
             throw new ParameterException(spec.commandLine(), "--transfer-usd-per-gb must be a price >= 0, got "
                     + transferPrice);
@@ -166,7 +183,7 @@ final class BenchCommand implements Callable<Integer> {
             }
             long queriesStarted = System.nanoTime();
             BenchmarkRunner runner = new BenchmarkRunner(new BenchmarkRunner.Config(dataset.scale.scaleName(),
-                    opened.label(), layouts, modeChoice.modes(), queries, profile, prices, reps, concurrency));
+                    opened.label(), layouts, modeChoice.modes(), queries, profile, prices, reps, concurrency, order));
             List<RunRow> rows = runner.run(opened.backend(), prefixes, progress);
             double querySeconds = (System.nanoTime() - queriesStarted) / 1e9;
 
@@ -255,6 +272,8 @@ final class BenchCommand implements Callable<Integer> {
         settings.put("queries", queries.stream().map(PaperQuery::id).toList());
         settings.put("reps", reps);
         settings.put("concurrency", concurrency);
+        settings.put("order", order.name().toLowerCase(Locale.ROOT));
+        settings.put("latency_jitter", profile.latencyJitter());
         settings.put("prices", Map.of(
                 "transfer_usd_per_gb", prices.transferPerGb(),
                 "get_usd_per_1000", prices.getPer1000(),

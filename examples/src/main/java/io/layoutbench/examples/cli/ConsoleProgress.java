@@ -39,7 +39,7 @@ final class ConsoleProgress {
 
             @Override
             public void message(String text) {
-                bar.setExtraMessage(text);
+                bar.setExtraMessage(" " + text);
             }
 
             @Override

@@ -162,7 +162,7 @@ final class QueryCommand implements Callable<Integer> {
                 }
                 double seconds = (System.nanoTime() - started) / 1e9;
                 RetrievalPlan plan = data.plan(query, queryOptions);
-                Prediction predicted = costModel.predict(plan, true, queryOptions.maxConcurrency());
+                Prediction predicted = costModel.predict(plan, true, queryOptions);
                 report(console, query, layout, prefix, opened, stats, seconds, predicted, costModel, written);
             }
         }

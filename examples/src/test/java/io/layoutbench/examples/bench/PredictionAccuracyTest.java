@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.layoutbench.api.cost.CostModel;
 import io.layoutbench.api.cost.Prices;
+import io.layoutbench.api.layout.ResultOrder;
 import io.layoutbench.api.layout.RetrievalMode;
 import io.layoutbench.api.layout.StorageLayout;
 import io.layoutbench.api.layout.StorageLayouts;
@@ -44,7 +45,7 @@ class PredictionAccuracyTest {
         }
         BenchmarkRunner runner = new BenchmarkRunner(new BenchmarkRunner.Config("tiny", "mem", layouts,
                 List.of(RetrievalMode.PAPER, RetrievalMode.OPTIMIZED), PaperQueries.forScale("tiny"),
-                NetworkProfiles.NONE, Prices.s3Standard(), 1, 64));
+                NetworkProfiles.NONE, Prices.s3Standard(), 1, 64, ResultOrder.DATASET));
         rows = runner.run(backend, prefixes, Progress.Factory.NONE);
     }
 

@@ -3,6 +3,7 @@ package io.layoutbench.api.cost;
 import static java.util.Objects.requireNonNull;
 
 import io.layoutbench.api.layout.PlannedRequest;
+import io.layoutbench.api.layout.QueryOptions;
 import io.layoutbench.api.layout.RetrievalPlan;
 import io.layoutbench.api.metrics.MetricsSnapshot;
 import io.layoutbench.api.network.NetworkModel;
@@ -22,7 +23,7 @@ import java.util.List;
  *
  * <pre>{@code
  * CostModel model = new CostModel(Prices.s3Standard(), NetworkProfiles.get("t3.medium"));
- * Prediction cold = model.predict(dataset.plan(query, options), true, options.maxConcurrency());
+ * Prediction cold = model.predict(dataset.plan(query, options), true, options);
  * CostBreakdown measured = model.cost(stats.transfer());
  * }</pre>
  */
@@ -59,26 +60,61 @@ public final class CostModel {
     }
 
     /**
-     * Predicts a query from its plan.
+     * Predicts a query from its plan, with the concurrency, byte budget and network of {@code options}.
      *
-     * @param plan        the query's requests
-     * @param cold        whether the client has no cached metadata (the plan's metadata reads are sent first)
-     * @param concurrency requests in flight at most
+     * <p>Data reads run {@link #effectiveConcurrency} at a time: the query's concurrency, lowered when its byte
+     * budget cannot hold that many reads of the plan's (byte-weighted) typical size. Latency is the mean of the
+     * profile's lognormal first-byte latency, {@code median x exp(sigma^2 / 2)}: with many requests in flight
+     * their total wait is what counts, and the tail raises the mean above the median.
+     *
+     * @param plan    the query's requests
+     * @param cold    whether the client has no cached metadata (the plan's metadata reads are sent first)
+     * @param options the query's options (concurrency, byte budget)
      */
-    public Prediction predict(RetrievalPlan plan, boolean cold, int concurrency) {
+    public Prediction predict(RetrievalPlan plan, boolean cold, QueryOptions options) {
         List<PlannedRequest> requests = cold ? plan.allRequests() : plan.dataRequests();
+        NetworkProfile meanLatency = network.withFirstByteLatency(Duration.ofNanos(Math.round(
+                network.firstByteLatency().toNanos() * Math.exp(network.latencyJitter() * network.latencyJitter()
+                        / 2)))).withLatencyJitter(0);
         Duration time = Duration.ZERO;
         if (cold && !plan.metadataRequests().isEmpty()) {
             // Metadata reads come one after another (each needs the previous: tail, then footer, then chunks).
-            time = NetworkModel.predict(network, sizes(plan.metadataRequests()), 1);
+            time = NetworkModel.predict(meanLatency, sizes(plan.metadataRequests()), 1);
         }
         if (!plan.dataRequests().isEmpty()) {
-            time = time.plus(NetworkModel.predict(network, sizes(plan.dataRequests()), concurrency));
+            int concurrency = effectiveConcurrency(plan.dataRequests(), options.maxConcurrency(),
+                    options.maxBufferedBytes());
+            time = time.plus(NetworkModel.predict(meanLatency, sizes(plan.dataRequests()), concurrency));
         }
         long bytes = requests.stream().mapToLong(PlannedRequest::bytes).sum();
         long gets = requests.stream().filter(r -> r.kind().isGetClass()).count();
         long puts = requests.size() - gets;
         return new Prediction(time, bytes, requests.size(), cost(bytes, gets, puts, time));
+    }
+
+    /** {@link #predict(RetrievalPlan, boolean, QueryOptions)} with default options but {@code concurrency}. */
+    public Prediction predict(RetrievalPlan plan, boolean cold, int concurrency) {
+        return predict(plan, cold, QueryOptions.defaults().withMaxConcurrency(concurrency));
+    }
+
+    /**
+     * Reads in flight at once: {@code maxConcurrency}, or fewer when {@code maxBufferedBytes} holds fewer reads of
+     * the typical size (weighted by bytes, so one 64 MB row group among small reads counts as what it is); at
+     * least one.
+     */
+    public static int effectiveConcurrency(List<PlannedRequest> requests, int maxConcurrency, long maxBufferedBytes) {
+        double sum = 0;
+        double sumOfSquares = 0;
+        for (PlannedRequest request : requests) {
+            sum += request.bytes();
+            sumOfSquares += (double) request.bytes() * request.bytes();
+        }
+        if (sum == 0) {
+            return maxConcurrency;
+        }
+        double typical = sumOfSquares / sum;
+        long fits = (long) Math.floor(maxBufferedBytes / typical);
+        return (int) Math.max(1, Math.min(maxConcurrency, fits));
     }
 
     private static List<Long> sizes(List<PlannedRequest> requests) {

@@ -8,7 +8,7 @@ import java.time.Duration;
  * What the cost model expects a query to take, before it runs.
  *
  * <pre>{@code
- * Prediction p = model.predict(dataset.plan(query, options), true, options.maxConcurrency());
+ * Prediction p = model.predict(dataset.plan(query, options), true, options);
  * System.out.printf("%.2f s, %d bytes, %d requests, $%.6f%n",
  *         p.time().toNanos() / 1e9, p.bytes(), p.requests(), p.cost().total());
  * }</pre>

@@ -28,12 +28,17 @@ import io.layoutbench.api.network.NetworkProfiles;
  *                         request; {@link #DERIVED_GAP} derives it from the network and objective (default)
  * @param network          the network the client sits on, for derived settings (default t3.medium)
  * @param objective        what optimized retrieval minimises (default time)
+ * @param maxBufferedBytes bytes of reads launched but not yet handed to the consumer, at most (default 64 MiB;
+ *                         one read is always allowed, however large): the memory bound of a query
  */
 public record QueryOptions(RetrievalMode mode, int maxConcurrency, ResultOrder order, long coalesceGapBytes,
-        NetworkProfile network, Objective objective) {
+        NetworkProfile network, Objective objective, long maxBufferedBytes) {
 
     /** Requests in flight by default. */
     public static final int DEFAULT_MAX_CONCURRENCY = 64;
+
+    /** Default {@link #maxBufferedBytes}: 64 MiB. */
+    public static final long DEFAULT_MAX_BUFFERED_BYTES = 64L << 20;
 
     /** {@link #coalesceGapBytes} value that derives the gap from the network and objective. */
     public static final long DERIVED_GAP = -1;
@@ -54,6 +59,9 @@ public record QueryOptions(RetrievalMode mode, int maxConcurrency, ResultOrder o
         if (maxConcurrency < 1) {
             throw new IllegalArgumentException("maxConcurrency must be >= 1, got " + maxConcurrency);
         }
+        if (maxBufferedBytes < 1) {
+            throw new IllegalArgumentException("maxBufferedBytes must be >= 1, got " + maxBufferedBytes);
+        }
         if (coalesceGapBytes < DERIVED_GAP) {
             throw new IllegalArgumentException("coalesceGapBytes must be >= 0, or -1 to derive it; got "
                     + coalesceGapBytes);
@@ -63,30 +71,35 @@ public record QueryOptions(RetrievalMode mode, int maxConcurrency, ResultOrder o
     /** Optimized mode, 64 requests in flight, dataset order, gap derived for time on t3.medium. */
     public static QueryOptions defaults() {
         return new QueryOptions(RetrievalMode.OPTIMIZED, DEFAULT_MAX_CONCURRENCY, ResultOrder.DATASET, DERIVED_GAP,
-                NetworkProfiles.T3_MEDIUM, Objective.TIME);
+                NetworkProfiles.T3_MEDIUM, Objective.TIME, DEFAULT_MAX_BUFFERED_BYTES);
     }
 
     public QueryOptions withMode(RetrievalMode newMode) {
-        return new QueryOptions(newMode, maxConcurrency, order, coalesceGapBytes, network, objective);
+        return new QueryOptions(newMode, maxConcurrency, order, coalesceGapBytes, network, objective, maxBufferedBytes);
     }
 
     public QueryOptions withMaxConcurrency(int newMaxConcurrency) {
-        return new QueryOptions(mode, newMaxConcurrency, order, coalesceGapBytes, network, objective);
+        return new QueryOptions(mode, newMaxConcurrency, order, coalesceGapBytes, network, objective, maxBufferedBytes);
     }
 
     public QueryOptions withOrder(ResultOrder newOrder) {
-        return new QueryOptions(mode, maxConcurrency, newOrder, coalesceGapBytes, network, objective);
+        return new QueryOptions(mode, maxConcurrency, newOrder, coalesceGapBytes, network, objective, maxBufferedBytes);
     }
 
     public QueryOptions withCoalesceGapBytes(long newGap) {
-        return new QueryOptions(mode, maxConcurrency, order, newGap, network, objective);
+        return new QueryOptions(mode, maxConcurrency, order, newGap, network, objective, maxBufferedBytes);
     }
 
     public QueryOptions withNetwork(NetworkProfile newNetwork) {
-        return new QueryOptions(mode, maxConcurrency, order, coalesceGapBytes, newNetwork, objective);
+        return new QueryOptions(mode, maxConcurrency, order, coalesceGapBytes, newNetwork, objective, maxBufferedBytes);
     }
 
     public QueryOptions withObjective(Objective newObjective) {
-        return new QueryOptions(mode, maxConcurrency, order, coalesceGapBytes, network, newObjective);
+        return new QueryOptions(mode, maxConcurrency, order, coalesceGapBytes, network, newObjective, maxBufferedBytes);
+    }
+
+    public QueryOptions withMaxBufferedBytes(long newMaxBufferedBytes) {
+        return new QueryOptions(mode, maxConcurrency, order, coalesceGapBytes, network, objective,
+                newMaxBufferedBytes);
     }
 }

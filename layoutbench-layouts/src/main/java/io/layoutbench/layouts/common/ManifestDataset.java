@@ -101,8 +101,7 @@ public abstract class ManifestDataset implements Dataset {
         metrics.start();
         ObjectBackend metered = backend.withMetrics(metrics);
         Planned planned = plan(metered, bound, options);
-        return StreamingRetrieval.start(metered, planned.tasks(), options, metrics,
-                StreamingRetrieval.DEFAULT_MAX_BUFFERED_BYTES);
+        return StreamingRetrieval.start(metered, planned.tasks(), options, metrics);
     }
 
     @Override

@@ -44,7 +44,8 @@ import java.util.function.Function;
 /**
  * An L3 dataset. A query loads the footers of all parts (cached), skips row groups whose statistics rule the
  * predicate out, and evaluates it on the metadata columns of the others (read once, cached). Then, in paper mode,
- * it reads each such row group whole, one request per column chunk, as DuckDB does; in optimized mode it reads only
+ * it reads whole each row group that holds a matching sample, one request per column chunk (the paper: DuckDB
+ * "fetches entire row groups containing the requested samples"); in optimized mode it reads only
  * the blob pages holding matching rows, pages within the coalescing gap in one request. {@code LIMIT n} stops at the
  * n-th match in dataset order (part, row group, row). Each sample's CRC32C is checked against the crc32c column.
  *
@@ -149,9 +150,11 @@ final class L3Dataset extends ManifestDataset {
                 matches = matches.limit(remaining);
             }
             int[] rows = matches.toArray();
-            if (paper) {
+            if (rows.length == 0) {
+                // Nothing to fetch: DuckDB's filter on the metadata columns drops the row group, too.
+            } else if (paper) {
                 tasks.add(wholeRowGroupTask(candidate, metadata, rows));
-            } else if (rows.length > 0) {
+            } else {
                 PartFile part = candidate.part();
                 List<PlannedRequest> pageIndexReads = part.loadPageIndexes(backend);
                 if (!pageIndexesCounted[part.index()]) {

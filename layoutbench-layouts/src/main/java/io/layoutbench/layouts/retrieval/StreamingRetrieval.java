@@ -24,23 +24,21 @@ import java.util.concurrent.LinkedBlockingQueue;
 /**
  * Runs a list of {@link ReadTask}s with bounded concurrency and hands out their samples as a {@link SampleStream}.
  *
- * <p>Memory is bounded two ways: at most {@code maxConcurrency} tasks are launched and not yet consumed, and their
- * planned bytes stay within {@code maxBufferedBytes} (one task is always allowed, however large, so progress is
- * guaranteed). A slow consumer therefore stops new reads: backpressure, not buffering. In
- * {@link ResultOrder#DATASET} order samples come out in task order; in {@link ResultOrder#COMPLETION} order as reads
- * finish.
+ * <p>At most {@code maxConcurrency} tasks are in flight, and the planned bytes of tasks launched but not yet
+ * consumed stay within {@link QueryOptions#maxBufferedBytes()} (one task is always allowed, however large, so progress is
+ * guaranteed). So reads run ahead of a slow read at the head of the line, as far as the byte budget allows, and a
+ * slow consumer stops new reads: backpressure, not unbounded buffering. In {@link ResultOrder#DATASET} order samples
+ * come out in task order; in {@link ResultOrder#COMPLETION} order as reads finish. Launching happens on the
+ * consumer's thread and on the threads that complete reads, serialized by a drain loop (no recursion when a read
+ * completes at once).
  *
  * <pre>{@code
  * QueryMetrics metrics = new QueryMetrics();
  * metrics.start();
- * SampleStream samples = StreamingRetrieval.start(backend.withMetrics(metrics), tasks, options, metrics,
- *         StreamingRetrieval.DEFAULT_MAX_BUFFERED_BYTES);
+ * SampleStream samples = StreamingRetrieval.start(backend.withMetrics(metrics), tasks, options, metrics);
  * }</pre>
  */
 public final class StreamingRetrieval implements SampleStream {
-
-    /** Bytes of launched, unconsumed reads allowed by default: enough for 64 reads of ~1 MiB in flight. */
-    public static final long DEFAULT_MAX_BUFFERED_BYTES = 64L << 20;
 
     private final ObjectBackend backend;
     private final List<ReadTask> tasks;
@@ -53,7 +51,9 @@ public final class StreamingRetrieval implements SampleStream {
     private final Object lock = new Object();
     private final CompletableFuture<?>[] reads;
     private final LinkedBlockingQueue<Integer> completed = new LinkedBlockingQueue<>();
+    private final java.util.concurrent.atomic.AtomicInteger launchWork = new java.util.concurrent.atomic.AtomicInteger();
     private int launched;
+    private int inFlight;
     private int consumedTasks;
     private long reservedBytes;
     private boolean closed;
@@ -67,16 +67,13 @@ public final class StreamingRetrieval implements SampleStream {
     private long endNanos = -1;
 
     private StreamingRetrieval(ObjectBackend backend, List<ReadTask> tasks, QueryOptions options,
-            QueryMetrics metrics, long maxBufferedBytes) {
+            QueryMetrics metrics) {
         this.backend = requireNonNull(backend, "backend is null");
         this.tasks = List.copyOf(tasks);
         this.maxConcurrency = options.maxConcurrency();
         this.order = options.order();
         this.metrics = requireNonNull(metrics, "metrics is null");
-        if (maxBufferedBytes < 1) {
-            throw new IllegalArgumentException("maxBufferedBytes must be >= 1, got " + maxBufferedBytes);
-        }
-        this.maxBufferedBytes = maxBufferedBytes;
+        this.maxBufferedBytes = options.maxBufferedBytes();
         this.startNanos = System.nanoTime();
         this.reads = new CompletableFuture<?>[this.tasks.size()];
     }
@@ -86,8 +83,8 @@ public final class StreamingRetrieval implements SampleStream {
      * (so metadata reads made while planning count toward the query).
      */
     public static StreamingRetrieval start(ObjectBackend backend, List<ReadTask> tasks, QueryOptions options,
-            QueryMetrics metrics, long maxBufferedBytes) {
-        StreamingRetrieval retrieval = new StreamingRetrieval(backend, tasks, options, metrics, maxBufferedBytes);
+            QueryMetrics metrics) {
+        StreamingRetrieval retrieval = new StreamingRetrieval(backend, tasks, options, metrics);
         retrieval.launchMore();
         return retrieval;
     }
@@ -143,6 +140,7 @@ public final class StreamingRetrieval implements SampleStream {
                 return;
             }
             closed = true;
+            lock.notifyAll();
             for (CompletableFuture<?> read : reads) {
                 if (read != null) {
                     read.cancel(false);
@@ -193,10 +191,18 @@ public final class StreamingRetrieval implements SampleStream {
     private List<Sample> await(int index) {
         CompletableFuture<?> read;
         synchronized (lock) {
-            read = reads[index];
+            // Another thread may be launching this task right now; it notifies once the slot is set.
+            while ((read = reads[index]) == null && !closed) {
+                try {
+                    lock.wait();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new StorageException("Interrupted while waiting for samples", e);
+                }
+            }
         }
         if (read == null) {
-            throw new IllegalStateException("Read " + index + " was not launched; this is a bug");
+            throw new StorageException("The sample stream was closed");
         }
         try {
             return (List<Sample>) read.join();
@@ -213,11 +219,24 @@ public final class StreamingRetrieval implements SampleStream {
     }
 
     private void launchMore() {
+        // Drain loop: whoever finds the counter at zero launches; others only record that there is more to do.
+        if (launchWork.getAndIncrement() != 0) {
+            return;
+        }
+        int missed = 1;
+        do {
+            launchAvailable();
+            missed = launchWork.addAndGet(-missed);
+        } while (missed != 0);
+    }
+
+    private void launchAvailable() {
         while (true) {
             int index;
             ReadTask task;
+            CompletableFuture<List<Sample>> slot = new CompletableFuture<>();
             synchronized (lock) {
-                if (closed || launched == tasks.size() || launched - consumedTasks >= maxConcurrency) {
+                if (closed || launched == tasks.size() || inFlight >= maxConcurrency) {
                     return;
                 }
                 task = tasks.get(launched);
@@ -227,15 +246,25 @@ public final class StreamingRetrieval implements SampleStream {
                     return;
                 }
                 reservedBytes += bytes;
+                inFlight++;
                 index = launched++;
+                reads[index] = slot;
+                lock.notifyAll();
             }
-            CompletableFuture<List<Sample>> read = send(task);
-            synchronized (lock) {
-                reads[index] = read;
-            }
-            if (order == ResultOrder.COMPLETION) {
-                read.whenComplete((data, failure) -> completed.add(index));
-            }
+            send(task).whenComplete((samples, failure) -> {
+                synchronized (lock) {
+                    inFlight--;
+                }
+                if (failure != null) {
+                    slot.completeExceptionally(failure);
+                } else {
+                    slot.complete(samples);
+                }
+                if (order == ResultOrder.COMPLETION) {
+                    completed.add(index);
+                }
+                launchMore();
+            });
         }
     }
 

@@ -41,7 +41,7 @@ class StreamingRetrievalTest {
 
         List<String> names = new ArrayList<>();
         try (StreamingRetrieval stream = StreamingRetrieval.start(backend.withMetrics(metrics), tasks,
-                QueryOptions.defaults().withMaxConcurrency(3), metrics, 1 << 20)) {
+                QueryOptions.defaults().withMaxConcurrency(3), metrics)) {
             stream.forEachRemaining(s -> names.add(s.filename()));
             assertThat(stream.stats().samples()).isEqualTo(10);
             assertThat(stream.stats().payloadBytes()).isEqualTo(1000);
@@ -61,9 +61,9 @@ class StreamingRetrievalTest {
         }
         QueryMetrics metrics = new QueryMetrics();
         try (StreamingRetrieval stream = StreamingRetrieval.start(backend, tasks,
-                QueryOptions.defaults().withMaxConcurrency(8), metrics, 1 << 20)) {
+                QueryOptions.defaults().withMaxBufferedBytes(8_000), metrics)) {
             stream.next();
-            // Launched but unconsumed tasks never exceed the concurrency limit.
+            // Reads run ahead only as far as the byte budget: 8 reads of 1,000 bytes, plus the one just freed.
             assertThat(started.get()).isLessThanOrEqualTo(9);
         }
     }
@@ -76,8 +76,8 @@ class StreamingRetrievalTest {
         for (int i = 0; i < 10; i++) {
             tasks.add(counted(task("a", i * 1000, 1000, "s" + i), started));
         }
-        try (StreamingRetrieval stream = StreamingRetrieval.start(backend, tasks, QueryOptions.defaults(),
-                new QueryMetrics(), 500)) {
+        try (StreamingRetrieval stream = StreamingRetrieval.start(backend, tasks,
+                QueryOptions.defaults().withMaxBufferedBytes(500), new QueryMetrics())) {
             assertThat(started.get()).isEqualTo(1);
             int count = 0;
             while (stream.hasNext()) {
@@ -94,7 +94,7 @@ class StreamingRetrievalTest {
         List<ReadTask> tasks = List.of(task("a", 0, 100, "ok"), task("a", 900, 200, "past-end"));
 
         try (StreamingRetrieval stream = StreamingRetrieval.start(backend, tasks, QueryOptions.defaults(),
-                new QueryMetrics(), 1 << 20)) {
+                new QueryMetrics())) {
             assertThat(stream.next().filename()).isEqualTo("ok");
             assertThatThrownBy(stream::next)
                     .isInstanceOf(StorageException.class)
@@ -115,7 +115,7 @@ class StreamingRetrievalTest {
         }
         List<String> names = new ArrayList<>();
         try (StreamingRetrieval stream = StreamingRetrieval.start(slow, tasks,
-                QueryOptions.defaults().withOrder(ResultOrder.COMPLETION), new QueryMetrics(), 1 << 20)) {
+                QueryOptions.defaults().withOrder(ResultOrder.COMPLETION), new QueryMetrics())) {
             for (int i = 0; i < 4; i++) {
                 names.add(stream.next().filename());
             }

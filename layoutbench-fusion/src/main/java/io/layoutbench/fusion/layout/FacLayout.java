@@ -1,0 +1,287 @@
+package io.layoutbench.fusion.layout;
+
+import static java.util.Objects.requireNonNull;
+
+import io.layoutbench.api.backend.ObjectBackend;
+import io.layoutbench.api.backend.ObjectBackends;
+import io.layoutbench.api.backend.ObjectKeys;
+import io.layoutbench.api.dataset.MetadataSchema;
+import io.layoutbench.api.dataset.Sample;
+import io.layoutbench.api.layout.Dataset;
+import io.layoutbench.api.layout.DatasetSummary;
+import io.layoutbench.api.layout.DatasetWriter;
+import io.layoutbench.api.layout.QueryOptions;
+import io.layoutbench.api.layout.RetrievalPlan;
+import io.layoutbench.api.layout.SampleStream;
+import io.layoutbench.api.layout.StorageLayout;
+import io.layoutbench.api.layout.StorageLayouts;
+import io.layoutbench.api.predicate.Query;
+import io.layoutbench.fusion.store.FacBackend;
+import io.layoutbench.fusion.store.FacOptions;
+import io.layoutbench.fusion.store.PrefixedBackend;
+import io.layoutbench.layouts.common.LayoutOptions;
+import io.layoutbench.layouts.l3.L3Layout;
+
+import java.io.IOException;
+import java.io.StringReader;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * Layout {@code fac}: the L3 layout (one Parquet table of metadata and image bytes in part files) stored in a
+ * {@link FacBackend}, so that every part file is erasure coded across N storage nodes with no column chunk split
+ * between nodes. Every query of L3 works on it unchanged, also with up to n - k nodes down: reads that hit a lost
+ * node are rebuilt from the other blocks of the stripe.
+ *
+ * <p><b>Nodes.</b> With {@code node-uris} (comma-separated backend URIs such as {@code file:/disk1/fac,...}) each URI
+ * is a node. Otherwise the nodes are {@code nodes} (default: the code's n) prefixes of the backend the layout is
+ * given, {@code <prefix>/nodes/node-00/} and so on, which lets the layout run anywhere a single backend is given
+ * (and counts every stored byte, parity included, under the dataset's prefix). A descriptor,
+ * {@code <prefix>/fac-layout.properties}, records the nodes and coding options on that backend so that
+ * {@link #open} finds them again.
+ *
+ * <p><b>Options:</b> L3's {@code file-size}, {@code row-group-size} and {@code page-size}; {@link FacOptions}'s
+ * {@code code}, {@code codec}, {@code stripe-constructor}, {@code overhead-budget}, {@code fixed-block-size} and
+ * {@code checksum-unit}; {@code nodes}; {@code node-uris}. The row groups are {@value #DEFAULT_ROW_GROUP_SIZE} bytes
+ * unless {@code row-group-size} says otherwise, not L3's 128 MB: an L3 part file is one large image-bytes chunk per
+ * row group among tiny metadata chunks, and with a dozen row groups of similar size FAC's overhead is set by their
+ * number modulo k (30-45% over the optimum, so the budget sends such files to fixed blocks); with a few hundred it
+ * falls to 1-2% (docs/FAC.md, "L3 files").
+ *
+ * <p>Programmatic use with explicit node backends, for example ones a test takes down:
+ * <pre>{@code
+ * try (FacBackend fac = FacBackend.create(nodes, FacOptions.defaults(), false)) {
+ *     try (DatasetWriter writer = FacLayout.create(fac, "tiny/fac", Map.of())) { ...; writer.commit(); }
+ *     try (Dataset dataset = FacLayout.open(fac, "tiny/fac")) { dataset.query("label = 'cello'"); }
+ * }
+ * }</pre>
+ */
+public final class FacLayout implements StorageLayout {
+
+    /** The layout's name. */
+    public static final String NAME = "fac";
+    /** Option: number of prefix nodes in the layout's own backend (default: the code's n). */
+    public static final String NODES = "nodes";
+    /** Option: comma-separated URIs of the node backends. */
+    public static final String NODE_URIS = "node-uris";
+    /** Row-group size of the L3 part files unless the options say otherwise: 256 KiB. */
+    public static final long DEFAULT_ROW_GROUP_SIZE = 256L << 10;
+    /** The descriptor's key under the prefix. */
+    public static final String DESCRIPTOR = "fac-layout.properties";
+
+    private static final Set<String> L3_KEYS = Set.of(L3Layout.FILE_SIZE, L3Layout.ROW_GROUP_SIZE,
+            L3Layout.PAGE_SIZE);
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public String description() {
+        return "L3's Parquet part files erasure coded across N nodes with Fusion's file-format-aware coding: no column"
+                + " chunk split between nodes (RS(9,6) by default)";
+    }
+
+    @Override
+    public DatasetWriter create(ObjectBackend backend, String prefix, Map<String, String> options) {
+        requireNonNull(backend, "backend is null");
+        ObjectKeys.check(prefix);
+        Set<String> known = new HashSet<>(L3_KEYS);
+        known.addAll(FacOptions.KEYS);
+        known.add(NODES);
+        known.add(NODE_URIS);
+        LayoutOptions checked = LayoutOptions.of(NAME, options, known);
+        Map<String, String> facText = new TreeMap<>();
+        Map<String, String> l3Options = new HashMap<>();
+        options.forEach((key, value) -> {
+            if (FacOptions.KEYS.contains(key)) {
+                facText.put(key, value);
+            } else if (L3_KEYS.contains(key)) {
+                l3Options.put(key, value);
+            }
+        });
+        FacOptions facOptions = FacOptions.fromMap(facText);
+        Properties descriptor = new Properties();
+        descriptor.putAll(facOptions.toMap());
+        descriptor.setProperty("format", "1");
+        if (options.containsKey(NODE_URIS)) {
+            descriptor.setProperty(NODE_URIS, options.get(NODE_URIS));
+        } else {
+            descriptor.setProperty(NODES, Integer.toString(checked.integer(NODES, facOptions.code().totalBlocks())));
+        }
+        FacBackend fac = FacBackend.create(nodes(backend, prefix, descriptor), facOptions, true);
+        try {
+            backend.put(prefix + "/" + DESCRIPTOR, store(descriptor));
+            return create(fac, prefix, l3Options, fac);
+        } catch (RuntimeException e) {
+            fac.close();
+            throw e;
+        }
+    }
+
+    @Override
+    public Dataset open(ObjectBackend backend, String prefix) {
+        requireNonNull(backend, "backend is null");
+        ObjectKeys.check(prefix);
+        Properties descriptor = load(backend.readAll(prefix + "/" + DESCRIPTOR), prefix);
+        Map<String, String> facText = new TreeMap<>();
+        for (String key : FacOptions.KEYS) {
+            if (descriptor.containsKey(key)) {
+                facText.put(key, descriptor.getProperty(key));
+            }
+        }
+        FacBackend fac = FacBackend.create(nodes(backend, prefix, descriptor), FacOptions.fromMap(facText), true);
+        try {
+            return new FacDataset(StorageLayouts.get(L3Layout.NAME).open(fac, prefix), fac);
+        } catch (RuntimeException e) {
+            fac.close();
+            throw e;
+        }
+    }
+
+    /**
+     * Writes a dataset into {@code fac} under {@code prefix} with L3 {@code options}; {@code fac} stays open.
+     */
+    public static DatasetWriter create(FacBackend fac, String prefix, Map<String, String> options) {
+        return create(fac, prefix, options, null);
+    }
+
+    /** Opens the dataset under {@code prefix} of {@code fac}; {@code fac} stays open when the dataset is closed. */
+    public static Dataset open(FacBackend fac, String prefix) {
+        return new FacDataset(StorageLayouts.get(L3Layout.NAME).open(requireNonNull(fac, "fac is null"), prefix),
+                null);
+    }
+
+    private static DatasetWriter create(FacBackend fac, String prefix, Map<String, String> options,
+            AutoCloseable owned) {
+        requireNonNull(fac, "fac is null");
+        Map<String, String> l3Options = new HashMap<>(options);
+        l3Options.putIfAbsent(L3Layout.ROW_GROUP_SIZE, Long.toString(DEFAULT_ROW_GROUP_SIZE));
+        DatasetWriter l3 = ((L3Layout) StorageLayouts.get(L3Layout.NAME)).create(fac, prefix,
+                MetadataSchema.imageNet(), l3Options);
+        return new DatasetWriter() {
+            @Override
+            public void add(Sample sample) {
+                l3.add(sample);
+            }
+
+            @Override
+            public DatasetSummary commit() {
+                return l3.commit();
+            }
+
+            @Override
+            public void close() {
+                try {
+                    l3.close();
+                } finally {
+                    closeQuietly(owned);
+                }
+            }
+        };
+    }
+
+    private static List<ObjectBackend> nodes(ObjectBackend backend, String prefix, Properties descriptor) {
+        List<ObjectBackend> nodes = new ArrayList<>();
+        String uris = descriptor.getProperty(NODE_URIS);
+        if (uris != null) {
+            try {
+                for (String uri : uris.split(",")) {
+                    if (!uri.isBlank()) {
+                        nodes.add(ObjectBackends.open(uri.trim()));
+                    }
+                }
+            } catch (RuntimeException e) {
+                nodes.forEach(ObjectBackend::close);
+                throw e;
+            }
+            return nodes;
+        }
+        int count = Integer.parseInt(descriptor.getProperty(NODES, "0"));
+        for (int i = 0; i < count; i++) {
+            nodes.add(PrefixedBackend.of(backend, String.format("%s/nodes/node-%02d", prefix, i)));
+        }
+        return nodes;
+    }
+
+    private static byte[] store(Properties properties) {
+        StringWriter text = new StringWriter();
+        try {
+            properties.store(text, "fac layout: nodes and coding options");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return text.toString().getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static Properties load(ByteBuffer bytes, String prefix) {
+        Properties properties = new Properties();
+        try {
+            properties.load(new StringReader(StandardCharsets.UTF_8.decode(bytes.duplicate()).toString()));
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot read the fac descriptor of " + prefix, e);
+        }
+        return properties;
+    }
+
+    private static void closeQuietly(AutoCloseable closeable) {
+        if (closeable != null) {
+            try {
+                closeable.close();
+            } catch (Exception ignored) {
+                // closing the FAC backend after the dataset: nothing the caller can act on
+            }
+        }
+    }
+
+    /** The L3 dataset over FAC, closing the FAC backend the layout opened for it. */
+    private static final class FacDataset implements Dataset {
+        private final Dataset l3;
+        private final AutoCloseable owned;
+
+        FacDataset(Dataset l3, AutoCloseable owned) {
+            this.l3 = l3;
+            this.owned = owned;
+        }
+
+        @Override
+        public MetadataSchema schema() {
+            return l3.schema();
+        }
+
+        @Override
+        public DatasetSummary summary() {
+            return l3.summary();
+        }
+
+        @Override
+        public SampleStream query(Query query, QueryOptions options) {
+            return l3.query(query, options);
+        }
+
+        @Override
+        public RetrievalPlan plan(Query query, QueryOptions options) {
+            return l3.plan(query, options);
+        }
+
+        @Override
+        public void close() {
+            try {
+                l3.close();
+            } finally {
+                closeQuietly(owned);
+            }
+        }
+    }
+}

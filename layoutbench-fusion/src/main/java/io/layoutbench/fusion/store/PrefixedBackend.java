@@ -1,0 +1,113 @@
+package io.layoutbench.fusion.store;
+
+import static java.util.Objects.requireNonNull;
+
+import io.layoutbench.api.backend.ByteRange;
+import io.layoutbench.api.backend.ObjectBackend;
+import io.layoutbench.api.backend.ObjectInfo;
+import io.layoutbench.api.backend.ObjectKeys;
+import io.layoutbench.api.metrics.RequestMetrics;
+
+import java.io.InputStream;
+import java.net.URI;
+import java.nio.ByteBuffer;
+import java.util.concurrent.CompletableFuture;
+import java.util.stream.Stream;
+
+/**
+ * The objects of another backend under {@code prefix/}, as a backend of their own: key {@code k} here is
+ * {@code prefix/k} there. Used to stand N storage nodes up inside one bucket or directory. Does not own the other
+ * backend: closing this view leaves it open. Thread-safe as the other backend is.
+ *
+ * <pre>{@code
+ * ObjectBackend node3 = PrefixedBackend.of(bucket, "imagenet/fac/nodes/node-03");
+ * node3.put("a", bytes);   // stored in bucket as imagenet/fac/nodes/node-03/a
+ * }</pre>
+ */
+public final class PrefixedBackend implements ObjectBackend {
+
+    private final ObjectBackend inner;
+    private final String prefix;
+    private final boolean ownsInner;
+
+    private PrefixedBackend(ObjectBackend inner, String prefix, boolean ownsInner) {
+        this.inner = inner;
+        this.prefix = prefix;
+        this.ownsInner = ownsInner;
+    }
+
+    /**
+     * The view of {@code inner} under {@code prefix} (a valid key, with no trailing {@code /}).
+     *
+     * @throws IllegalArgumentException if the prefix is not a valid key
+     */
+    public static PrefixedBackend of(ObjectBackend inner, String prefix) {
+        requireNonNull(inner, "inner is null");
+        ObjectKeys.check(prefix);
+        return new PrefixedBackend(inner, prefix + "/", false);
+    }
+
+    private String full(String key) {
+        return prefix + ObjectKeys.check(key);
+    }
+
+    @Override
+    public URI uri() {
+        String base = inner.uri().toString();
+        try {
+            return URI.create(base + (base.endsWith("/") ? "" : "/") + prefix);
+        } catch (IllegalArgumentException e) {
+            return inner.uri();
+        }
+    }
+
+    @Override
+    public CompletableFuture<ByteBuffer> readRangeAsync(String key, ByteRange range) {
+        return inner.readRangeAsync(full(key), range);
+    }
+
+    @Override
+    public CompletableFuture<ByteBuffer> readAllAsync(String key) {
+        return inner.readAllAsync(full(key));
+    }
+
+    @Override
+    public long size(String key) {
+        return inner.size(full(key));
+    }
+
+    @Override
+    public void put(String key, InputStream data, long length) {
+        inner.put(full(key), data, length);
+    }
+
+    @Override
+    public Stream<ObjectInfo> list(String listPrefix) {
+        ObjectKeys.checkPrefix(listPrefix);
+        return inner.list(prefix + listPrefix)
+                .map(info -> new ObjectInfo(info.key().substring(prefix.length()), info.size()));
+    }
+
+    @Override
+    public void delete(String key) {
+        inner.delete(full(key));
+    }
+
+    @Override
+    public ObjectBackend withMetrics(RequestMetrics metrics) {
+        return new PrefixedBackend(inner.withMetrics(metrics), prefix, true);
+    }
+
+    /** Closes nothing, except the metrics view of the other backend a {@link #withMetrics} view holds. */
+    @Override
+    public void close() {
+        if (ownsInner) {
+            inner.close();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "PrefixedBackend[" + uri() + "]";
+    }
+}
