@@ -60,10 +60,20 @@ public final class BenchmarkRunner {
      * @param maxConcurrency requests in flight per query
      * @param order          the order samples are handed out in (dataset order is deterministic; completion order
      *                       keeps one slow read from holding up the rest)
+     * @param objective      what optimized retrieval minimises (time or dollars), which sets its coalescing gap
      */
     public record Config(String scale, String backendLabel, List<StorageLayout> layouts, List<RetrievalMode> modes,
             List<PaperQuery> queries, NetworkProfile profile, Prices prices, int reps, int maxConcurrency,
-            ResultOrder order) {
+            ResultOrder order, QueryOptions.Objective objective) {
+
+        /** A configuration that minimises time. */
+        public Config(String scale, String backendLabel, List<StorageLayout> layouts, List<RetrievalMode> modes,
+                List<PaperQuery> queries, NetworkProfile profile, Prices prices, int reps, int maxConcurrency,
+                ResultOrder order) {
+            this(scale, backendLabel, layouts, modes, queries, profile, prices, reps, maxConcurrency, order,
+                    QueryOptions.Objective.TIME);
+        }
+
         public Config {
             requireNonNull(scale, "scale is null");
             requireNonNull(backendLabel, "backendLabel is null");
@@ -155,7 +165,8 @@ public final class BenchmarkRunner {
                 .withMode(mode)
                 .withNetwork(config.profile())
                 .withMaxConcurrency(config.maxConcurrency())
-                .withOrder(config.order());
+                .withOrder(config.order())
+                .withObjective(config.objective());
         try (ObjectBackend client = client(backend, rep); Dataset dataset = layout.open(client, prefix)) {
             Measured cold = measure(dataset, query, options);
             // Planned after the cold run so that planning (which loads metadata) does not warm the cold client.

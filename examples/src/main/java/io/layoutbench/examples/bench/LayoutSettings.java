@@ -8,7 +8,8 @@ import java.util.TreeMap;
 
 /**
  * The layout options the benchmark writes with, as the paper chose them: a per-file limit of 64 MB at mini (and
- * tiny) and 512 MB at medium and full, for L2's tar shards and L3's Parquet files; 128 MB Parquet row groups.
+ * tiny) and 512 MB at medium and full, for L2's tar shards and L3's Parquet files; 128 MB Parquet row groups;
+ * 64 KB L3 blob pages.
  * Layouts not named here get no options.
  *
  * <pre>{@code
@@ -23,6 +24,8 @@ public final class LayoutSettings {
     public static final String LARGE_FILE_LIMIT = "512MB";
     /** Parquet row-group size. */
     public static final String ROW_GROUP_SIZE = "128MB";
+    /** L3 blob page size: small pages, so a page holds about one image (the "small blob pages"). */
+    public static final String PAGE_SIZE = "64KB";
 
     private LayoutSettings() {
     }
@@ -37,6 +40,7 @@ public final class LayoutSettings {
             case "l3" -> {
                 options.put("file-size", fileLimit);
                 options.put("row-group-size", ROW_GROUP_SIZE);
+                options.put("page-size", PAGE_SIZE);
             }
             default -> {
                 // Other layouts (l1, fac, third-party ones) are written with their own defaults.

@@ -1,24 +1,201 @@
 package io.layoutbench.examples.cli;
 
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Spec;
+import io.layoutbench.api.cost.Prices;
+import io.layoutbench.api.layout.QueryOptions;
+import io.layoutbench.api.network.NetworkProfile;
+import io.layoutbench.examples.advise.Advice;
+import io.layoutbench.examples.advise.AdviceReport;
+import io.layoutbench.examples.advise.Advisor;
+import io.layoutbench.examples.advise.DatasetMetadata;
+import io.layoutbench.examples.advise.Objective;
+import io.layoutbench.examples.advise.Workload;
 
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.TypeConversionException;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 
-/** {@code layoutbench advise}: recommends a layout for a workload. Not implemented yet. */
+/**
+ * {@code layoutbench advise}: ranks layouts and their settings (shard size, coalescing gap, page and row-group
+ * size) for a weighted query workload and an objective, by the cost model's predictions on plans synthesized from
+ * the dataset's metadata (see {@link Advisor}); nothing is ingested or read.
+ */
 @Command(name = "advise",
         mixinStandardHelpOptions = true,
-        description = {"Recommend a layout and settings for a dataset and query workload (not yet available).", ""})
+        description = {
+            "Recommend a layout and its settings for a query workload: rank l1, l2 (shard size, coalescing gap) and "
+                    + "l3 (page size, row-group size, gap) by predicted time, dollars or a trade-off, and say why.",
+            "Predictions come from the cost model on each query's plan, synthesized from the dataset's metadata "
+                    + "exactly as the layouts would plan it; no sample is written or read.",
+            ""},
+        footer = {"", "Examples:",
+            "  layoutbench advise --scale mini",
+            "  layoutbench advise --workload Q1=1,Q3=5,Q8=0.5 --objective cost",
+            "  layoutbench advise --workload my-queries.tsv --objective tradeoff --usd-per-hour 3 --cold",
+            "A workload file has one query per line: weight<TAB>predicate (# starts a comment)."})
 final class AdviseCommand implements Callable<Integer> {
 
     @Spec
     CommandSpec spec;
 
+    @Mixin
+    DatasetOptions dataset = new DatasetOptions();
+
+    @Option(names = "--workload", paramLabel = "QUERIES|FILE",
+            description = "The paper's queries with weights (Q1=1,Q3=5,Q8=0.5; a query without =weight counts 1), "
+                    + "or a file of weight<TAB>predicate lines. Default: Q1..Q11, weight 1 each.")
+    String workload;
+
+    @Option(names = "--objective", paramLabel = "OBJECTIVE", defaultValue = "time",
+            converter = ObjectiveKindConverter.class,
+            description = "What to minimise: time, cost (dollars: transfer, requests and the instance's time) or "
+                    + "tradeoff (dollars + --usd-per-hour x hours). Default: ${DEFAULT-VALUE}.")
+    Objective.Kind objective;
+
+    @Option(names = "--usd-per-hour", paramLabel = "USD",
+            description = "With --objective tradeoff: what an hour of waiting is worth, on top of the instance.")
+    Double usdPerHour;
+
+    @Option(names = "--profile", paramLabel = "PROFILE", defaultValue = "t3.medium",
+            converter = Converters.ProfileConverter.class,
+            description = "Network preset the client runs on: none, t3.medium, c5.large, c8gb.large, t3.large, "
+                    + "t3.xlarge, t3.2xlarge. Default: ${DEFAULT-VALUE}.")
+    NetworkProfile profile;
+
+    @ArgGroup(exclusive = true)
+    RunChoice run = new RunChoice();
+
+    /** {@code --warm} or {@code --cold}. */
+    static final class RunChoice {
+        @Option(names = "--warm", description = "Price every query on a client with its metadata cached (a "
+                + "long-lived client; the default).")
+        boolean warm;
+
+        @Option(names = "--cold", description = "Price every query on a fresh client, metadata loads included.")
+        boolean cold;
+    }
+
+    @Option(names = "--layouts", paramLabel = "LAYOUT", split = ",",
+            description = "Layouts to consider: l1, l2, l3. Default: all three.")
+    List<String> layoutNames = new ArrayList<>();
+
+    @Option(names = "--concurrency", paramLabel = "N", defaultValue = "" + QueryOptions.DEFAULT_MAX_CONCURRENCY,
+            description = "Requests in flight per query. Default: ${DEFAULT-VALUE}.")
+    int concurrency;
+
+    @Option(names = "--transfer-usd-per-gb", paramLabel = "USD", defaultValue = "0.09",
+            description = "Price of a GB transferred out of the store (the paper: 0.09; 0 for a client in the "
+                    + "same region). Default: ${DEFAULT-VALUE}.")
+    double transferPrice;
+
+    @Option(names = "--top", paramLabel = "N", defaultValue = "15",
+            description = "Settings shown in the table; 0 shows all. Default: ${DEFAULT-VALUE}.")
+    int top;
+
+    @Option(names = "--json", paramLabel = "FILE", description = "Also write every setting's prediction as JSON.")
+    Path json;
+
     @Override
     public Integer call() {
-        spec.commandLine().getOut().println("advise: not yet available. Run 'layoutbench bench' and compare the "
-                + "layouts' T, D and cost for your queries meanwhile.");
+        PrintWriter out = spec.commandLine().getOut();
+        Objective chosen = objective();
+        if (concurrency < 1) {
+            throw usage("--concurrency must be at least 1, got " + concurrency);
+        }
+        if (!(transferPrice >= 0) || Double.isInfinite(transferPrice)) {
+            throw usage("--transfer-usd-per-gb must be a price >= 0, got " + transferPrice);
+        }
+        if (top < 0) {
+            throw usage("--top must be >= 0, got " + top);
+        }
+        List<String> layouts = layouts();
+        Workload queries;
+        try {
+            queries = workload == null ? Workload.paper(dataset.scale.scaleName())
+                    : Workload.fromArgument(workload, dataset.scale.scaleName());
+        } catch (IllegalArgumentException e) {
+            throw usage("Invalid --workload: " + e.getMessage());
+        }
+
+        DatasetMetadata data = DatasetMetadata.synthetic(dataset.scale, dataset.seed, dataset.shuffle);
+        Advisor advisor = new Advisor(data, profile, Prices.s3Standard().withTransferPerGb(transferPrice),
+                concurrency, ConsoleProgress.factory());
+        Advice advice;
+        try {
+            advice = advisor.advise(queries, chosen, run.cold, layouts);
+        } catch (IllegalArgumentException e) {
+            throw usage("Invalid --workload: " + e.getMessage());
+        }
+        out.print(AdviceReport.text(advice, top));
+        if (json != null) {
+            AdviceReport.writeJson(advice, json);
+            out.println("\nJSON: " + json.toAbsolutePath().normalize());
+        }
+        out.flush();
         return 0;
+    }
+
+    private Objective objective() {
+        if (objective == Objective.Kind.TRADEOFF) {
+            if (usdPerHour == null) {
+                throw usage("--objective tradeoff needs --usd-per-hour, what an hour of waiting is worth in dollars");
+            }
+            if (!(usdPerHour >= 0) || Double.isInfinite(usdPerHour)) {
+                throw usage("--usd-per-hour must be a price >= 0, got " + usdPerHour);
+            }
+            return Objective.tradeoff(usdPerHour);
+        }
+        if (usdPerHour != null) {
+            throw usage("--usd-per-hour only applies to --objective tradeoff");
+        }
+        return objective == Objective.Kind.COST ? Objective.cost() : Objective.time();
+    }
+
+    private List<String> layouts() {
+        if (layoutNames.isEmpty()) {
+            return Advisor.LAYOUTS;
+        }
+        List<String> layouts = new ArrayList<>();
+        for (String raw : layoutNames) {
+            String name = raw.strip().toLowerCase(Locale.ROOT);
+            if (!Advisor.LAYOUTS.contains(name)) {
+                throw usage("Unknown layout '" + raw + "' for advise; it models " + String.join(", ",
+                        Advisor.LAYOUTS));
+            }
+            if (!layouts.contains(name)) {
+                layouts.add(name);
+            }
+        }
+        return layouts;
+    }
+
+    private ParameterException usage(String message) {
+        return new ParameterException(spec.commandLine(), message);
+    }
+
+    /** {@code time}, {@code cost} or {@code tradeoff}. */
+    static final class ObjectiveKindConverter implements ITypeConverter<Objective.Kind> {
+        @Override
+        public Objective.Kind convert(String value) {
+            for (Objective.Kind kind : Objective.Kind.values()) {
+                if (kind.label().equals(value.strip().toLowerCase(Locale.ROOT))) {
+                    return kind;
+                }
+            }
+            throw new TypeConversionException("Unknown objective '" + value + "'; known objectives: time, cost, "
+                    + "tradeoff");
+        }
     }
 }

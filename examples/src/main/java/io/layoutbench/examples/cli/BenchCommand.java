@@ -103,6 +103,26 @@ final class BenchCommand implements Callable<Integer> {
                     + "after it) or completion. Default: ${DEFAULT-VALUE}.")
     ResultOrder order;
 
+    @Option(names = "--objective", paramLabel = "OBJECTIVE", defaultValue = "time",
+            converter = ObjectiveConverter.class,
+            description = "What optimized retrieval minimises: time (merge byte ranges when reading the gap is faster "
+                    + "than another request) or cost (when it is cheaper in dollars). Default: ${DEFAULT-VALUE}.")
+    QueryOptions.Objective objective;
+
+    /** Parses {@code time} or {@code cost}, ignoring case. */
+    static final class ObjectiveConverter implements picocli.CommandLine.ITypeConverter<QueryOptions.Objective> {
+        @Override
+        public QueryOptions.Objective convert(String value) {
+            for (QueryOptions.Objective objective : QueryOptions.Objective.values()) {
+                if (objective.name().equalsIgnoreCase(value)) {
+                    return objective;
+                }
+            }
+            throw new picocli.CommandLine.TypeConversionException("Unknown objective '" + value
+                    + "'; known objectives: time, cost");
+        }
+    }
+
     @Option(names = "--latency-jitter", paramLabel = "SIGMA",
             description = "Override the profile's first-byte latency jitter (lognormal sigma; the presets use 0.5). "
                     + "0 makes every latency the median, as the cost model predicts.")
@@ -183,7 +203,8 @@ final class BenchCommand implements Callable<Integer> {
             }
             long queriesStarted = System.nanoTime();
             BenchmarkRunner runner = new BenchmarkRunner(new BenchmarkRunner.Config(dataset.scale.scaleName(),
-                    opened.label(), layouts, modeChoice.modes(), queries, profile, prices, reps, concurrency, order));
+                    opened.label(), layouts, modeChoice.modes(), queries, profile, prices, reps, concurrency, order,
+                    objective));
             List<RunRow> rows = runner.run(opened.backend(), prefixes, progress);
             double querySeconds = (System.nanoTime() - queriesStarted) / 1e9;
 

@@ -78,8 +78,9 @@ public final class CostModel {
                         / 2)))).withLatencyJitter(0);
         Duration time = Duration.ZERO;
         if (cold && !plan.metadataRequests().isEmpty()) {
-            // Metadata reads come one after another (each needs the previous: tail, then footer, then chunks).
-            time = NetworkModel.predict(meanLatency, sizes(plan.metadataRequests()), 1);
+            // Metadata reads go in rounds (a footer before the chunks it locates): as many at once as one round holds.
+            int perRound = (plan.metadataRequests().size() + plan.metadataRounds() - 1) / plan.metadataRounds();
+            time = NetworkModel.predict(meanLatency, sizes(plan.metadataRequests()), perRound);
         }
         if (!plan.dataRequests().isEmpty()) {
             int concurrency = effectiveConcurrency(plan.dataRequests(), options.maxConcurrency(),

@@ -19,9 +19,11 @@ import java.util.List;
  * @param dataRequests     reads of sample bytes
  * @param samples          samples the query returns
  * @param payloadBytes     sum of the returned samples' sizes
+ * @param metadataRounds   how many round trips the metadata reads take one after another (reads within a round
+ *                         are sent together): {@code metadataRequests.size()} when each needs the one before
  */
 public record RetrievalPlan(List<PlannedRequest> metadataRequests, List<PlannedRequest> dataRequests, long samples,
-        long payloadBytes) {
+        long payloadBytes, int metadataRounds) {
 
     public RetrievalPlan {
         metadataRequests = List.copyOf(requireNonNull(metadataRequests, "metadataRequests is null"));
@@ -30,6 +32,17 @@ public record RetrievalPlan(List<PlannedRequest> metadataRequests, List<PlannedR
             throw new IllegalArgumentException("samples and payloadBytes must be >= 0: " + samples + ", "
                     + payloadBytes);
         }
+        if (metadataRounds < 0 || metadataRounds > metadataRequests.size()
+                || (metadataRounds == 0) != metadataRequests.isEmpty()) {
+            throw new IllegalArgumentException("metadataRounds must be between 1 and the " + metadataRequests.size()
+                    + " metadata requests (0 when there are none), got " + metadataRounds);
+        }
+    }
+
+    /** A plan whose metadata reads each wait for the one before. */
+    public RetrievalPlan(List<PlannedRequest> metadataRequests, List<PlannedRequest> dataRequests, long samples,
+            long payloadBytes) {
+        this(metadataRequests, dataRequests, samples, payloadBytes, metadataRequests.size());
     }
 
     /** All requests, metadata first. */

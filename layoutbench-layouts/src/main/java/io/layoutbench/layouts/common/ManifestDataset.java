@@ -68,12 +68,19 @@ public abstract class ManifestDataset implements Dataset {
      * @param tasks                the sample reads, in dataset order
      * @param samples              samples the tasks return
      * @param payloadBytes         sum of their sizes
+     * @param metadataRounds       round trips the cold metadata reads take one after another
      */
     protected record Planned(List<PlannedRequest> coldMetadataRequests, List<ReadTask> tasks, long samples,
-            long payloadBytes) {
+            long payloadBytes, int metadataRounds) {
         public Planned {
             coldMetadataRequests = List.copyOf(coldMetadataRequests);
             tasks = List.copyOf(tasks);
+        }
+
+        /** A plan whose metadata reads each wait for the one before. */
+        public Planned(List<PlannedRequest> coldMetadataRequests, List<ReadTask> tasks, long samples,
+                long payloadBytes) {
+            this(coldMetadataRequests, tasks, samples, payloadBytes, coldMetadataRequests.size());
         }
     }
 
@@ -109,7 +116,8 @@ public abstract class ManifestDataset implements Dataset {
         BoundQuery bound = query.bind(schema());
         Planned planned = plan(backend, bound, requireNonNull(options, "options is null"));
         List<PlannedRequest> data = planned.tasks().stream().flatMap(t -> t.requests().stream()).toList();
-        return new RetrievalPlan(planned.coldMetadataRequests(), data, planned.samples(), planned.payloadBytes());
+        return new RetrievalPlan(planned.coldMetadataRequests(), data, planned.samples(), planned.payloadBytes(),
+                planned.metadataRounds());
     }
 
     @Override

@@ -114,10 +114,15 @@ final class L3Dataset extends ManifestDataset {
 
     @Override
     protected Planned plan(ObjectBackend backend, BoundQuery query, QueryOptions options) {
-        List<PartFile> loaded = loadParts(backend, Math.min(options.maxConcurrency(), MAX_FOOTERS_IN_FLIGHT));
+        int footerWindow = Math.min(options.maxConcurrency(), MAX_FOOTERS_IN_FLIGHT);
+        List<PartFile> loaded = loadParts(backend, footerWindow);
         List<PlannedRequest> cold = new ArrayList<>();
         List<RowGroupRef> candidates = new ArrayList<>();
+        // Round trips of a cold load, for prediction: footers go footerWindow at a time (a footer larger than the
+        // tail takes a second trip), row-group metadata window at a time, page indexes one part at a time.
+        int longestFooter = 0;
         for (PartFile part : loaded) {
+            longestFooter = Math.max(longestFooter, part.footerRequests().size());
             cold.addAll(part.footerRequests());
             for (int g = 0; g < part.footer().rowGroups().size(); g++) {
                 if (!query.prune(part.statistics(g)).canSkip()) {
@@ -137,6 +142,8 @@ final class L3Dataset extends ManifestDataset {
         long samples = 0;
         long payload = 0;
         int next = 0;
+        int metadataLoads = 0;
+        int pageIndexRounds = 0;
         for (int c = 0; c < candidates.size() && remaining > 0; c++) {
             while (next < candidates.size() && inFlight.size() < window) {
                 RowGroupRef ahead = candidates.get(next++);
@@ -145,6 +152,7 @@ final class L3Dataset extends ManifestDataset {
             RowGroupRef candidate = candidates.get(c);
             PartFile.RowGroupMetadata metadata = ObjectBackend.await(inFlight.poll());
             cold.addAll(metadata.loadRequests());
+            metadataLoads++;
             Selection matches = query.select(metadata.table());
             if (matches.size() > remaining) {
                 matches = matches.limit(remaining);
@@ -160,6 +168,7 @@ final class L3Dataset extends ManifestDataset {
                 if (!pageIndexesCounted[part.index()]) {
                     pageIndexesCounted[part.index()] = true;
                     cold.addAll(pageIndexReads);
+                    pageIndexRounds += pageIndexReads.size();
                 }
                 tasks.addAll(pageRunTasks(candidate, metadata, rows, gap));
             }
@@ -168,7 +177,10 @@ final class L3Dataset extends ManifestDataset {
             remaining -= rows.length;
         }
         // Loads sent ahead are left to finish and fill the cache; without a LIMIT every one of them was needed.
-        return new Planned(cold, tasks, samples, payload);
+        int rounds = (loaded.size() + footerWindow - 1) / footerWindow * longestFooter
+                + (metadataLoads + window - 1) / window + pageIndexRounds;
+        rounds = Math.max(cold.isEmpty() ? 0 : 1, Math.min(rounds, cold.size()));
+        return new Planned(cold, tasks, samples, payload, rounds);
     }
 
     /** The footers of every part, loaded through {@code backend}, {@code window} at a time, on first use. */
