@@ -12,16 +12,15 @@ import io.layoutbench.backend.file.FileBackend;
 import io.layoutbench.dataset.synthetic.ImageNetScale;
 import io.layoutbench.dataset.synthetic.SyntheticImageNet;
 import io.layoutbench.layouts.manifest.DatasetManifest;
+import io.layoutbench.layouts.testing.DuckDb;
 
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -57,12 +56,7 @@ class PaperSqlInDuckDbTest {
             l2Metadata = dir.resolve("store").resolve(
                     DatasetManifest.read(backend, "l2").properties().get("metadata.key")).toString();
         }
-        Properties properties = new Properties();
-        properties.setProperty("home_directory", dir.toString());
-        properties.setProperty("extension_directory", dir.resolve("extensions").toString());
-        properties.setProperty("autoinstall_known_extensions", "false");
-        properties.setProperty("autoload_known_extensions", "false");
-        duckdb = DriverManager.getConnection("jdbc:duckdb:", properties);
+        duckdb = DuckDb.connect(dir);
     }
 
     @AfterAll

@@ -7,18 +7,17 @@ import io.layoutbench.api.backend.ObjectInfo;
 import io.layoutbench.api.predicate.Query;
 import io.layoutbench.backend.memory.MemoryBackend;
 import io.layoutbench.layouts.manifest.DatasetManifest;
+import io.layoutbench.layouts.testing.DuckDb;
 
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Properties;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -43,14 +42,7 @@ class L3DuckDbTest {
             Files.write(file, L3Fixture.toArray(backend.readAll(object.key())));
             parts.add(file);
         }
-        Path home = dir.resolve("duckdb-home");
-        Properties properties = new Properties();
-        // Keep DuckDB from writing under the user's home directory or fetching extensions.
-        properties.setProperty("home_directory", home.toString());
-        properties.setProperty("extension_directory", home.resolve("extensions").toString());
-        properties.setProperty("autoinstall_known_extensions", "false");
-        properties.setProperty("autoload_known_extensions", "false");
-        duckdb = DriverManager.getConnection("jdbc:duckdb:", properties);
+        duckdb = DuckDb.connect(dir);
     }
 
     @AfterEach

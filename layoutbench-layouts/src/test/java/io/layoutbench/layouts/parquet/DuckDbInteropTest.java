@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.layoutbench.api.dataset.ColumnType;
 import io.layoutbench.api.dataset.MetadataSchema;
+import io.layoutbench.layouts.testing.DuckDb;
 
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -16,7 +16,6 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.Set;
 
 import org.junit.jupiter.api.AfterEach;
@@ -36,14 +35,7 @@ class DuckDbInteropTest {
 
     @BeforeEach
     void connect() throws SQLException {
-        Path home = dir.resolve("duckdb-home");
-        Properties properties = new Properties();
-        // Keep DuckDB from writing under the user's home directory or fetching extensions.
-        properties.setProperty("home_directory", home.toString());
-        properties.setProperty("extension_directory", home.resolve("extensions").toString());
-        properties.setProperty("autoinstall_known_extensions", "false");
-        properties.setProperty("autoload_known_extensions", "false");
-        duckdb = DriverManager.getConnection("jdbc:duckdb:", properties);
+        duckdb = DuckDb.connect(dir);
     }
 
     @AfterEach
