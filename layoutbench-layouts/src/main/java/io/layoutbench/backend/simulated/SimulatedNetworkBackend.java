@@ -3,8 +3,8 @@ package io.layoutbench.backend.simulated;
 import static java.util.Objects.requireNonNull;
 
 import io.layoutbench.api.backend.ByteRange;
+import io.layoutbench.api.backend.ForwardingObjectBackend;
 import io.layoutbench.api.backend.ObjectBackend;
-import io.layoutbench.api.backend.ObjectInfo;
 import io.layoutbench.api.metrics.RequestKind;
 import io.layoutbench.api.metrics.RequestMetrics;
 import io.layoutbench.api.network.NetworkModel;
@@ -14,13 +14,10 @@ import io.layoutbench.api.network.RealTimeClock;
 import io.layoutbench.api.network.SimulationClock;
 import io.layoutbench.api.network.VirtualClock;
 
-import java.io.InputStream;
-import java.net.URI;
 import java.nio.ByteBuffer;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.function.ToLongFunction;
-import java.util.stream.Stream;
 
 /**
  * An {@link ObjectBackend} decorator that makes a fast backend (memory, local disk) answer as if it sat behind the
@@ -74,7 +71,7 @@ import java.util.stream.Stream;
  * assertThat(read).isCompleted();
  * }</pre>
  */
-public final class SimulatedNetworkBackend implements ObjectBackend {
+public final class SimulatedNetworkBackend extends ForwardingObjectBackend {
 
     /**
      * Options of a {@link SimulatedNetworkBackend}.
@@ -164,8 +161,8 @@ public final class SimulatedNetworkBackend implements ObjectBackend {
     }
 
     @Override
-    public URI uri() {
-        return delegate.uri();
+    protected ObjectBackend delegate() {
+        return delegate;
     }
 
     @Override
@@ -185,29 +182,7 @@ public final class SimulatedNetworkBackend implements ObjectBackend {
         return simulate(RequestKind.GET, delegate.readAllAsync(key), ByteBuffer::remaining);
     }
 
-    /** Not delayed (see the class comment). */
-    @Override
-    public long size(String key) {
-        return delegate.size(key);
-    }
-
-    /** Not delayed (see the class comment). */
-    @Override
-    public void put(String key, InputStream data, long length) {
-        delegate.put(key, data, length);
-    }
-
-    /** Not delayed (see the class comment). */
-    @Override
-    public Stream<ObjectInfo> list(String prefix) {
-        return delegate.list(prefix);
-    }
-
-    /** Not delayed (see the class comment). */
-    @Override
-    public void delete(String key) {
-        delegate.delete(key);
-    }
+    // size, put, list and delete are forwarded undelayed (see the class comment).
 
     /**
      * A view over the wrapped backend's {@code withMetrics} view that shares this backend's simulated network

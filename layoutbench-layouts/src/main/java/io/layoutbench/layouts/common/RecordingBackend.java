@@ -4,18 +4,15 @@ import static java.util.Objects.requireNonNull;
 
 import io.layoutbench.api.backend.ByteRange;
 import io.layoutbench.api.backend.ObjectBackend;
-import io.layoutbench.api.backend.ObjectInfo;
+import io.layoutbench.api.backend.ForwardingObjectBackend;
 import io.layoutbench.api.layout.PlannedRequest;
 import io.layoutbench.api.metrics.RequestKind;
 import io.layoutbench.api.metrics.RequestMetrics;
 
-import java.io.InputStream;
-import java.net.URI;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.stream.Stream;
 
 /**
  * Passes reads through and writes down each one as a {@link PlannedRequest}, so the metadata reads a cold client
@@ -27,7 +24,7 @@ import java.util.stream.Stream;
  * List<PlannedRequest> coldReads = recorder.recorded();
  * }</pre>
  */
-public final class RecordingBackend implements ObjectBackend {
+public final class RecordingBackend extends ForwardingObjectBackend {
 
     private final ObjectBackend delegate;
     private final List<PlannedRequest> recorded = new ArrayList<>();
@@ -46,8 +43,8 @@ public final class RecordingBackend implements ObjectBackend {
     }
 
     @Override
-    public URI uri() {
-        return delegate.uri();
+    protected ObjectBackend delegate() {
+        return delegate;
     }
 
     @Override
@@ -71,18 +68,9 @@ public final class RecordingBackend implements ObjectBackend {
     }
 
     @Override
-    public void put(String key, InputStream data, long length) {
-        delegate.put(key, data, length);
-    }
-
-    @Override
-    public Stream<ObjectInfo> list(String prefix) {
-        return delegate.list(prefix);
-    }
-
-    @Override
-    public void delete(String key) {
-        delegate.delete(key);
+    public boolean exists(String key) {
+        record(RequestKind.HEAD, key, ByteRange.of(0, 0));
+        return delegate.exists(key);
     }
 
     @Override
