@@ -9,7 +9,7 @@ import java.util.TreeMap;
 /**
  * The layout options the benchmark writes with, as the paper chose them: a per-file limit of 64 MB at mini (and
  * tiny) and 512 MB at medium and full, for L2's tar shards and L3's Parquet files; 128 MB Parquet row groups;
- * 64 KB L3 blob pages.
+ * 4 KB L3 pages (one image per page).
  * Layouts not named here get no options.
  *
  * <pre>{@code
@@ -24,8 +24,8 @@ public final class LayoutSettings {
     public static final String LARGE_FILE_LIMIT = "512MB";
     /** Parquet row-group size. */
     public static final String ROW_GROUP_SIZE = "128MB";
-    /** L3 blob page size: small pages, so a page holds about one image (the "small blob pages"). */
-    public static final String PAGE_SIZE = "64KB";
+    /** L3 blob page size: small pages, so a page holds one image (the "small blob pages"). */
+    public static final String PAGE_SIZE = "4KB";
 
     private LayoutSettings() {
     }

@@ -86,7 +86,7 @@ class L3WriterTest {
         DatasetManifest manifest = DatasetManifest.read(backend, "defaults");
         assertThat(manifest.properties()).containsEntry(L3Layout.FILE_SIZE, Long.toString(64L << 20))
                 .containsEntry(L3Layout.ROW_GROUP_SIZE, Long.toString(128L << 20))
-                .containsEntry(L3Layout.PAGE_SIZE, Long.toString(64L << 10))
+                .containsEntry(L3Layout.PAGE_SIZE, Long.toString(4L << 10))
                 .containsEntry(L3Writer.PARTS, "1");
     }
 
