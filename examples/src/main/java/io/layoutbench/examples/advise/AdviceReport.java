@@ -1,7 +1,5 @@
 package io.layoutbench.examples.advise;
 
-import io.layoutbench.api.layout.RetrievalMode;
-
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 

@@ -52,16 +52,16 @@ import java.util.TreeSet;
  *       the break-even gap for dollars (a GET's price in transfer bytes, about 4.3 KB), the break-even gap for time
  *       on the network ({@link RangeCoalescer#gapFor}: first-byte latency x each connection's share of bandwidth,
  *       375 KB on t3.medium), 1 MB and 4 MB;</li>
- *   <li>l3 with the paper's file size, row groups of 128 MB (the paper's) and 16 MB, pages of 16 KB, 64 KB,
- *       256 KB and 1 MB: optimized retrieval with the same gaps, and paper retrieval (whole row groups) per row-group
- *       size.</li>
+ *   <li>l3 with the paper's file size, row groups of 128 MB (the paper's) and 16 MB, pages of 4 KB (an image per
+ *       page), 16 KB, 64 KB, 256 KB and 1 MB (and the paper's): optimized retrieval with the same gaps, and paper
+ *       retrieval (whole row groups) per row-group size.</li>
  * </ul>
  * The fac layout (erasure-coded L3) is not modelled.
  *
  * <p>Scores: each query's T, D, requests and C are predicted warm (metadata cached: a long-lived client) or cold
  * (a fresh client per query), weighted, and summed; the {@link Objective} turns them into the score the ranking
- * sorts by. Cost: at the full scale (1.28 million samples) modelling takes tens of seconds and about a gigabyte of
- * heap; at mini, a second or two.
+ * sorts by. Cost: at the full scale (1.28 million samples) modelling takes about 20 seconds and runs in a 1 GB
+ * heap (one layout model is held at a time); at mini, about a second.
  *
  * <p>Not thread-safe; one advise call at a time.
  */
@@ -72,7 +72,7 @@ public final class Advisor {
 
     static final List<Long> SHARD_SIZES = List.of(16L << 20, 64L << 20, 512L << 20);
     static final List<Long> ROW_GROUP_SIZES = List.of(128L << 20, 16L << 20);
-    static final List<Long> PAGE_SIZES = List.of(16L << 10, 64L << 10, 256L << 10, 1L << 20);
+    static final List<Long> PAGE_SIZES = List.of(4L << 10, 16L << 10, 64L << 10, 256L << 10, 1L << 20);
     static final List<Long> FIXED_GAPS = List.of(1L << 20, 4L << 20);
 
     private final DatasetMetadata data;
@@ -173,7 +173,7 @@ public final class Advisor {
                 return model.settings() + (model instanceof L3Model ? ", paper retrieval (whole row groups)"
                         : ", paper retrieval (a GET per sample)");
             }
-            return model.settings() + ", gap " + Sizes.human(gap) + gapNote;
+            return model.settings() + ", gap " + (gap == 0 ? "0" : Sizes.human(gap)) + gapNote;
         }
     }
 
@@ -250,13 +250,13 @@ public final class Advisor {
         long forTime = RangeCoalescer.gapFor(options);
         long forCost = RangeCoalescer.gapFor(options.withObjective(QueryOptions.Objective.COST));
         Map<Long, String> gaps = new java.util.TreeMap<>();
-        gaps.put(0L, " (touching ranges only)");
+        gaps.put(0L, " (touching only)");
         for (long fixed : FIXED_GAPS) {
             gaps.put(fixed, "");
         }
-        gaps.put(forCost, " (break-even for dollars)");
-        gaps.put(forTime, forTime == 0 ? " (touching ranges only; break-even for time on " + network.name() + ")"
-                : " (break-even for time on " + network.name() + ")");
+        gaps.put(forCost, " (dollar break-even)");
+        gaps.put(forTime, forTime == 0 ? " (touching only; time break-even on " + network.name() + ")"
+                : " (time break-even on " + network.name() + ")");
         return gaps;
     }
 
@@ -270,6 +270,7 @@ public final class Advisor {
                 .withMaxConcurrency(concurrency).withCoalesceGapBytes(candidate.gap());
         List<QueryOutcome> outcomes = new ArrayList<>();
         Map<String, PlannedRequest> metadata = new LinkedHashMap<>();
+        int metadataRounds = 0;
         double seconds = 0;
         double bytes = 0;
         double requests = 0;
@@ -277,8 +278,8 @@ public final class Advisor {
         double score = 0;
         for (int i = 0; i < bound.size(); i++) {
             Workload.WorkloadQuery q = workload.queries().get(i);
-            RetrievalPlan plan = candidate.model().plan(bound.get(i), matches.get(i), candidate.mode(),
-                    candidate.gap());
+            RetrievalPlan plan = candidate.model().plan(bound.get(i), matches.get(i), options);
+            metadataRounds = Math.max(metadataRounds, plan.metadataRounds());
             for (PlannedRequest request : plan.metadataRequests()) {
                 metadata.putIfAbsent(request.key() + "@" + request.range().offset() + "+" + request.range().length(),
                         request);
@@ -292,7 +293,10 @@ public final class Advisor {
             dollars += q.weight() * outcome.dollars();
             score += q.weight() * outcome.score();
         }
-        RetrievalPlan load = new RetrievalPlan(List.copyOf(metadata.values()), List.of(), 0, 0);
+        // The workload's metadata, each read once, in as many round trips as the query that needs most (an
+        // approximation: a later query's extra row-group metadata goes in its own rounds).
+        RetrievalPlan load = new RetrievalPlan(List.copyOf(metadata.values()), List.of(), 0, 0,
+                Math.min(metadata.size(), Math.max(metadata.isEmpty() ? 0 : 1, metadataRounds)));
         QueryOutcome metadataLoad = outcome("load", 1, load, costModel.predict(load, true, options), objective);
         LayoutModel model = candidate.model();
         OptionalLong gap = candidate.mode() == RetrievalMode.OPTIMIZED && !(model instanceof L1Model)

@@ -2,14 +2,20 @@ package io.layoutbench.examples.advise;
 
 import static java.util.Objects.requireNonNull;
 
+import io.layoutbench.api.backend.ObjectBackend;
+import io.layoutbench.api.backend.ObjectInfo;
 import io.layoutbench.api.dataset.ColumnType;
 import io.layoutbench.api.dataset.MetadataRow;
 import io.layoutbench.api.dataset.MetadataSchema;
 import io.layoutbench.api.predicate.ColumnarTable;
 import io.layoutbench.dataset.synthetic.ImageNetScale;
 import io.layoutbench.dataset.synthetic.SyntheticImageNet;
+import io.layoutbench.layouts.common.MetadataParquet;
+import io.layoutbench.layouts.common.MetadataTable;
+import io.layoutbench.layouts.manifest.DatasetManifest;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.Iterator;
 import java.util.Optional;
 
@@ -90,16 +96,37 @@ public final class DatasetMetadata {
                         + "; the advisor needs both to place its bytes");
             }
             if (n == sizes.length) {
-                sizes = java.util.Arrays.copyOf(sizes, n * 2);
-                names = java.util.Arrays.copyOf(names, n * 2);
+                sizes = Arrays.copyOf(sizes, n * 2);
+                names = Arrays.copyOf(names, n * 2);
             }
             sizes[n] = bytes;
             names[n] = ((String) filename).getBytes(StandardCharsets.UTF_8).length;
             builder.add(row);
             n++;
         }
-        return new DatasetMetadata(name, scale, builder.build(), java.util.Arrays.copyOf(sizes, n),
-                java.util.Arrays.copyOf(names, n));
+        return new DatasetMetadata(name, scale, builder.build(), Arrays.copyOf(sizes, n),
+                Arrays.copyOf(names, n));
+    }
+
+    /**
+     * The metadata of the L1 or L2 dataset at {@code prefix} of {@code backend}, read from its metadata table (one
+     * Parquet object of a few tens of bytes per sample; no sample is read).
+     *
+     * @throws io.layoutbench.api.backend.ObjectNotFoundException if no dataset is committed at {@code prefix}
+     * @throws IllegalArgumentException if the dataset has no metadata table, or lacks file names or sizes
+     */
+    public static DatasetMetadata ingested(String name, ObjectBackend backend, String prefix) {
+        DatasetManifest manifest = DatasetManifest.read(backend, prefix);
+        String key = manifest.property("metadata.key", null);
+        ObjectInfo object = manifest.objects().stream().filter(o -> o.key().equals(key)).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("The " + manifest.layout() + " dataset at '" + prefix
+                        + "' has no metadata table to read sizes from"));
+        MetadataSchema schema = manifest.schema();
+        ColumnarTable table = MetadataTable.load(backend, object, MetadataParquet.paperNames(schema).build())
+                .columns();
+        Iterator<MetadataRow> rows = java.util.stream.IntStream.range(0, table.rowCount()).mapToObj(table::row)
+                .iterator();
+        return of(name, Optional.empty(), schema, table.rowCount(), rows);
     }
 
     private static int requiredColumn(MetadataSchema schema, String column, ColumnType type) {

@@ -3,7 +3,7 @@ package io.layoutbench.examples.advise;
 import io.layoutbench.api.backend.ByteRange;
 import io.layoutbench.api.dataset.MetadataSchema;
 import io.layoutbench.api.layout.PlannedRequest;
-import io.layoutbench.api.layout.RetrievalMode;
+import io.layoutbench.api.layout.QueryOptions;
 import io.layoutbench.api.layout.RetrievalPlan;
 import io.layoutbench.api.metrics.RequestKind;
 import io.layoutbench.api.predicate.BoundQuery;
@@ -47,6 +47,11 @@ final class L1Model implements LayoutModel {
         return column.equals(MetadataSchema.LABEL) ? MetadataSchema.HUMAN_LABEL : column;
     }
 
+    /** The metadata table. */
+    MetadataTableModel table() {
+        return table;
+    }
+
     @Override
     public String layout() {
         return L1Layout.NAME;
@@ -63,7 +68,7 @@ final class L1Model implements LayoutModel {
     }
 
     @Override
-    public RetrievalPlan plan(BoundQuery query, Selection matches, RetrievalMode mode, long gap) {
+    public RetrievalPlan plan(BoundQuery query, Selection matches, QueryOptions options) {
         List<PlannedRequest> reads = new ArrayList<>(matches.size());
         long payload = 0;
         for (int i = 0; i < matches.size(); i++) {

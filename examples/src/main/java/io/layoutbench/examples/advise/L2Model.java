@@ -2,6 +2,7 @@ package io.layoutbench.examples.advise;
 
 import io.layoutbench.api.backend.ByteRange;
 import io.layoutbench.api.layout.PlannedRequest;
+import io.layoutbench.api.layout.QueryOptions;
 import io.layoutbench.api.layout.RetrievalMode;
 import io.layoutbench.api.layout.RetrievalPlan;
 import io.layoutbench.api.metrics.RequestKind;
@@ -112,24 +113,20 @@ final class L2Model implements LayoutModel {
         return "shard " + Sizes.option(shardSize);
     }
 
-    /** Number of shards. */
-    int shards() {
-        return shardKeys.size();
+    /** The metadata table. */
+    MetadataTableModel table() {
+        return table;
     }
 
-    /** The shard of row {@code row}. */
-    int shardOf(int row) {
-        return shardOfRow[row];
-    }
-
-    /** Where row {@code row}'s bytes start in its shard. */
-    long dataOffset(int row) {
-        return dataOffset[row];
+    /** Bytes of each shard, end-of-archive records included. */
+    List<Long> shardBytes() {
+        return List.copyOf(shardBytes);
     }
 
     @Override
-    public RetrievalPlan plan(BoundQuery query, Selection matches, RetrievalMode mode, long gap) {
-        boolean merge = mode == RetrievalMode.OPTIMIZED;
+    public RetrievalPlan plan(BoundQuery query, Selection matches, QueryOptions options) {
+        boolean merge = options.mode() == RetrievalMode.OPTIMIZED;
+        long gap = merge ? RangeCoalescer.gapFor(options) : 0;
         List<PlannedRequest> reads = new ArrayList<>();
         long payload = 0;
         int i = 0;

@@ -4,6 +4,7 @@ import io.layoutbench.api.backend.ByteRange;
 import io.layoutbench.api.dataset.Column;
 import io.layoutbench.api.dataset.ColumnType;
 import io.layoutbench.api.layout.PlannedRequest;
+import io.layoutbench.api.layout.QueryOptions;
 import io.layoutbench.api.layout.RetrievalMode;
 import io.layoutbench.api.layout.RetrievalPlan;
 import io.layoutbench.api.metrics.RequestKind;
@@ -37,15 +38,19 @@ import java.util.Map;
  * {@link RangeCoalescer#DEFAULT_MAX_MERGED_BYTES}).
  *
  * <p>Exact: which rows share a page and which pages share a row group and part (barring a metadata page closing
- * mid-row-group, whose encoded size is modelled, not measured). Estimated: a page's header (its CRC's varint length,
- * a byte either way), the metadata chunks' sizes (dictionary and run-length encoding replayed from the values; the
- * checksum column's values are unknown and taken as all distinct), the page indexes and footers.
+ * mid-row-group, whose encoded size is modelled, not measured), and the round trips of a cold load. Estimated: a
+ * page's header (its CRC's varint length, a byte either way), the metadata chunks' sizes (dictionary and run-length
+ * encoding replayed from the values; the checksum column's values are unknown and taken as all distinct), the page
+ * indexes and footers.
  */
 final class L3Model implements LayoutModel {
 
     /** What L3's writer reserves per row and per file when deciding to start a new part. */
     private static final long ROW_RESERVE = 1L << 10;
     private static final long FOOTER_RESERVE = 64L << 10;
+    /** Footers and row-group metadata L3 loads at once, at most. */
+    private static final int MAX_FOOTERS_IN_FLIGHT = 32;
+    private static final int MAX_METADATA_IN_FLIGHT = 16;
 
     private final DatasetMetadata data;
     private final long fileSize;
@@ -100,7 +105,8 @@ final class L3Model implements LayoutModel {
             if (part == null) {
                 int first = partFirstRowGroup;
                 part = new ParquetFileModel(columns, nameBytes, data, rowGroupSize, pageSize,
-                        (group, offset, bytes, firstRow, rows) -> addPage(first + group, offset, bytes, firstRow, rows));
+                        (group, offset, bytes, firstRow, rows) -> addPage(first + group, offset, bytes, firstRow,
+                                rows));
             }
             part.write(row);
         }
@@ -174,44 +180,24 @@ final class L3Model implements LayoutModel {
                 + Sizes.option(fileSize);
     }
 
-    /** Part files. */
-    int parts() {
-        return partKeys.size();
-    }
-
-    /** Row groups, over all parts. */
-    int rowGroupCount() {
-        return rowGroups.size();
-    }
-
-    /** Blob pages, over all row groups. */
-    int pageCount() {
-        return pages;
-    }
-
-    /** The blob page of row {@code row}: offset and bytes in its part file. */
-    ByteRange page(int row) {
-        int p = pageOfRow[row];
-        return ByteRange.of(pageOffset[p], pageBytes[p]);
-    }
-
-    /** The first dataset row of each row group. */
-    int[] rowGroupFirstRows() {
-        return rowGroups.stream().mapToInt(ParquetFileModel.RowGroup::firstRow).toArray();
-    }
-
     /** Bytes of each part file. */
     long[] partBytes() {
         return footers.stream().mapToLong(ParquetFooterModel::fileBytes).toArray();
     }
 
     @Override
-    public RetrievalPlan plan(BoundQuery query, Selection matches, RetrievalMode mode, long gap) {
-        boolean paper = mode == RetrievalMode.PAPER;
+    public RetrievalPlan plan(BoundQuery query, Selection matches, QueryOptions options) {
+        boolean paper = options.mode() == RetrievalMode.PAPER;
+        long gap = paper ? 0 : RangeCoalescer.gapFor(options);
         List<PlannedRequest> cold = new ArrayList<>();
+        int longestFooter = 0;
         for (int part = 0; part < partKeys.size(); part++) {
-            cold.addAll(footers.get(part).footerRequests(partKeys.get(part)));
+            List<PlannedRequest> footer = footers.get(part).footerRequests(partKeys.get(part));
+            longestFooter = Math.max(longestFooter, footer.size());
+            cold.addAll(footer);
         }
+        int metadataLoads = 0;
+        int pageIndexRounds = 0;
         List<PlannedRequest> reads = new ArrayList<>();
         boolean[] pageIndexesRead = new boolean[partKeys.size()];
         long remaining = query.limit().orElse(Long.MAX_VALUE);
@@ -232,6 +218,7 @@ final class L3Model implements LayoutModel {
             String key = partKeys.get(part);
             cold.add(new PlannedRequest(RequestKind.RANGE_GET, key,
                     ByteRange.of(group.offset(), group.metadataBytes(metadataColumns))));
+            metadataLoads++;
             int count = next - from;
             if (count == 0) {
                 continue;
@@ -245,7 +232,9 @@ final class L3Model implements LayoutModel {
             } else {
                 if (!pageIndexesRead[part]) {
                     pageIndexesRead[part] = true;
-                    cold.addAll(footers.get(part).pageIndexRequests(key));
+                    List<PlannedRequest> pageIndexes = footers.get(part).pageIndexRequests(key);
+                    cold.addAll(pageIndexes);
+                    pageIndexRounds += pageIndexes.size();
                 }
                 List<ByteRange> needed = new ArrayList<>();
                 int lastPage = -1;
@@ -267,7 +256,16 @@ final class L3Model implements LayoutModel {
             samples += count;
             remaining -= count;
         }
-        return new RetrievalPlan(cold, reads, samples, payload);
+        // Round trips of a cold load, as L3 counts them: footers a window at a time (a footer longer than the tail
+        // takes a second trip), row-group metadata a window at a time (one at a time under a LIMIT), page indexes
+        // one part at a time.
+        int footerWindow = Math.min(options.maxConcurrency(), MAX_FOOTERS_IN_FLIGHT);
+        int metadataWindow = query.limit().isPresent() ? 1 : Math.min(options.maxConcurrency(),
+                MAX_METADATA_IN_FLIGHT);
+        int rounds = (partKeys.size() + footerWindow - 1) / footerWindow * longestFooter
+                + (metadataLoads + metadataWindow - 1) / metadataWindow + pageIndexRounds;
+        rounds = Math.max(cold.isEmpty() ? 0 : 1, Math.min(rounds, cold.size()));
+        return new RetrievalPlan(cold, reads, samples, payload, rounds);
     }
 
     @Override

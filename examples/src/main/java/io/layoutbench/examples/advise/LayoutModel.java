@@ -1,6 +1,6 @@
 package io.layoutbench.examples.advise;
 
-import io.layoutbench.api.layout.RetrievalMode;
+import io.layoutbench.api.layout.QueryOptions;
 import io.layoutbench.api.layout.RetrievalPlan;
 import io.layoutbench.api.predicate.BoundQuery;
 import io.layoutbench.api.predicate.Selection;
@@ -28,10 +28,12 @@ interface LayoutModel {
      * The requests a query would send: {@code dataRequests} those of a warm client, {@code metadataRequests} what a
      * cold client reads first.
      *
+     * <p>As {@code Dataset.plan(query, options)}: the mode, the coalescing gap ({@code RangeCoalescer.gapFor}) and
+     * the concurrency (how many metadata loads go at once) come from {@code options}.
+     *
      * @param query   the query, bound to the dataset's schema
      * @param matches its matching rows in dataset order, LIMIT applied
-     * @param mode    paper or optimized retrieval
-     * @param gap     the coalescing gap in optimized mode
+     * @param options how the query runs
      */
-    RetrievalPlan plan(BoundQuery query, Selection matches, RetrievalMode mode, long gap);
+    RetrievalPlan plan(BoundQuery query, Selection matches, QueryOptions options);
 }

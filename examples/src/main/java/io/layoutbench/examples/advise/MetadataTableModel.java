@@ -51,6 +51,11 @@ final class MetadataTableModel {
         return loadRequests;
     }
 
+    /** The end of the table: page indexes and footer. */
+    ParquetFooterModel footer() {
+        return footer;
+    }
+
     /** Bytes of the table. */
     long bytes() {
         return footer.fileBytes();

@@ -76,7 +76,6 @@ final class ParquetFileModel {
     private long nextSizeCheck;
     private long nextMemoryCheck;
     private int totalRows;
-    private int blobPageCount;
 
     private long blobWritten;
     private long blobPageRaw;
@@ -202,7 +201,6 @@ final class ParquetFileModel {
         blobPages[3 * blobPagesInGroup + 2] = blobPageFirstRow;
         blobPagesInGroup++;
         blobWritten += bytes;
-        blobPageCount++;
         blobPageRaw = 0;
         blobPageRows = 0;
     }
@@ -269,10 +267,5 @@ final class ParquetFileModel {
             flushRowGroup();
         }
         return new Written(List.copyOf(rowGroups), footer.build(position));
-    }
-
-    /** Blob pages written. */
-    int blobPages() {
-        return blobPageCount;
     }
 }

@@ -26,15 +26,15 @@ import java.util.List;
 record ParquetFooterModel(long dataEnd, long pageIndexBytes, long footerBytes) {
 
     /** Per footer, whatever the row groups: schema, key-value metadata, created-by, column orders. */
-    private static final int FOOTER_BASE = 160;
+    private static final int FOOTER_BASE = 60;
     /** Per column in the schema and column orders. */
-    private static final int FOOTER_PER_SCHEMA_COLUMN = 24;
+    private static final int FOOTER_PER_SCHEMA_COLUMN = 12;
     /** Per row group beyond its columns. */
     private static final int FOOTER_PER_ROW_GROUP = 24;
     /** Per column chunk: offsets, sizes, encodings, statistics of BIGINT size, index locations. */
-    private static final int FOOTER_PER_CHUNK = 110;
+    private static final int FOOTER_PER_CHUNK = 85;
     /** Per column index of a metadata column chunk, beyond its pages. */
-    private static final int COLUMN_INDEX_BASE = 16;
+    private static final int COLUMN_INDEX_BASE = 8;
     /** Per offset index, beyond its pages. */
     private static final int OFFSET_INDEX_BASE = 4;
 
@@ -123,9 +123,9 @@ record ParquetFooterModel(long dataEnd, long pageIndexBytes, long footerBytes) {
             for (int c = 0; c < metadataPages.length; c++) {
                 footerBytes += statisticsBytes[c] + 4;
                 // Column index: per page a null flag, min and max, a null count and a definition-level histogram.
-                pageIndexBytes += COLUMN_INDEX_BASE + (long) metadataPages[c] * (statisticsBytes[c] + 10);
+                pageIndexBytes += COLUMN_INDEX_BASE + (long) metadataPages[c] * (statisticsBytes[c] + 6);
                 // Offset index: per page its offset, size and first row.
-                pageIndexBytes += OFFSET_INDEX_BASE + (long) metadataPages[c] * 12;
+                pageIndexBytes += OFFSET_INDEX_BASE + (long) metadataPages[c] * 10;
             }
             if (blobPages != null) {
                 pageIndexBytes += OFFSET_INDEX_BASE + ParquetSizes.varint(blobPages.length / 3);

@@ -101,18 +101,6 @@ final class ParquetSizes {
             }
         }
 
-        /** Adds {@code count} copies of {@code value}. */
-        void addRun(int value, long count) {
-            // After eight repeats the encoder only counts; skip ahead instead of looping.
-            for (long i = 0; i < count; i++) {
-                add(value);
-                if (value == previous && repeats >= 8) {
-                    repeats += (int) Math.min(Integer.MAX_VALUE - repeats, count - i - 1);
-                    return;
-                }
-            }
-        }
-
         private void bitPackedGroup() {
             if (groups >= 63) {
                 endBitPackedRun();
@@ -149,21 +137,5 @@ final class ParquetSizes {
             }
             return bytes;
         }
-    }
-
-    /** Definition levels of a page of an OPTIONAL column in a v1 page: a 4-byte length, then the hybrid run. */
-    static long definitionLevels(boolean[] defined, int from, int to) {
-        Hybrid hybrid = new Hybrid(1);
-        for (int i = from; i < to; i++) {
-            hybrid.add(defined == null || defined[i] ? 1 : 0);
-        }
-        return 4 + hybrid.finish();
-    }
-
-    /** Definition levels of a page of {@code rows} rows without NULLs. */
-    static long definitionLevels(long rows) {
-        Hybrid hybrid = new Hybrid(1);
-        hybrid.addRun(1, rows);
-        return 4 + hybrid.finish();
     }
 }

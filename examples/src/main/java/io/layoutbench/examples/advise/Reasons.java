@@ -60,12 +60,16 @@ final class Reasons {
             samples += q.weight() * q.samples();
             payload += q.weight() * q.payloadBytes();
         }
-        return String.format(Locale.ROOT, "Over the workload: %s requests for %s samples, reading %s the payload "
-                + "(%s for %s).", count(r.requests()), count(samples), ratio(payload == 0 ? 1 : r.bytes() / payload),
-                megabytes(r.bytes()), megabytes(payload));
+        return String.format(Locale.ROOT, "Over the workload: %s for %s, reading %s the payload (%s for %s).",
+                plural(r.requests(), "request"), plural(samples, "sample"),
+                ratio(payload == 0 ? 1 : r.bytes() / payload), megabytes(r.bytes()), megabytes(payload));
     }
 
     private static String dominant(Recommendation r, Objective objective) {
+        if (r.score() == 0) {
+            return "Every query scores 0 on this objective (a network without latency or bandwidth limits takes no "
+                    + "time); ties are broken by bytes read.";
+        }
         QueryOutcome top = r.queries().get(0);
         for (QueryOutcome q : r.queries()) {
             if (q.weight() * q.score() > top.weight() * top.score()) {
@@ -80,8 +84,8 @@ final class Reasons {
 
     /** How the layout serves a query: "1,146 requests for 1,887 samples (ranges within 375KB merged)". */
     private static String served(Recommendation r, QueryOutcome q) {
-        String requests = count(q.requests()) + (q.requests() == 1 ? " request" : " requests");
-        String samples = count(q.samples()) + (q.samples() == 1 ? " sample" : " samples");
+        String requests = plural(q.requests(), "request");
+        String samples = plural(q.samples(), "sample");
         if (r.layout().equals("l1")) {
             return samples + ", a GET each";
         }
@@ -90,12 +94,12 @@ final class Reasons {
                     ? samples + " read as " + requests + " for whole column chunks of the row groups holding them"
                     : samples + ", a ranged GET each";
         }
-        String gap = Sizes.human(r.gapBytes().orElse(0));
+        String gap = r.gapBytes().orElse(0) == 0 ? "0 bytes" : Sizes.human(r.gapBytes().orElse(0));
         if (r.layout().equals("l3")) {
             return samples + " from the blob pages holding them, pages within " + gap + " merged: " + requests;
         }
         return q.requests() < q.samples()
-                ? q.samples() + " ranges merged into " + requests + " (gap " + gap + ")"
+                ? count(q.samples()) + " ranges merged into " + requests + " (gap " + gap + ")"
                 : samples + " in " + requests + " (no ranges within " + gap + " to merge)";
     }
 
@@ -114,12 +118,17 @@ final class Reasons {
         QueryOutcome theirs = rival.query(widest.id());
         String who = r.rank() == 1 ? "the best " + rival.layout() + " (#" + rival.rank() + ", " + rival.settings()
                 + ")" : "#1";
-        String comparison = Math.abs(difference) < 0.0005 ? "Scores as " + who
-                : String.format(Locale.ROOT, "%.1f%% %s than %s", 100 * Math.abs(difference),
-                        difference < 0 ? "lower score" : "higher score", who);
-        return String.format(Locale.ROOT, "%s; the widest difference is %s: %s requests and %s here, %s and %s "
-                + "there (%s vs %s).", comparison, widest.id(), count(widest.requests()), megabytes(widest.bytes()),
-                count(theirs.requests()), megabytes(theirs.bytes()), objective.format(widest.score()),
+        if (Math.abs(difference) < 0.0005) {
+            return widestGap == 0 ? "Scores the same as " + who + " on every query."
+                    : String.format(Locale.ROOT, "Scores within 0.05%% of %s; they differ most on %s: %s and %s here, "
+                            + "%s and %s there.", who, widest.id(), plural(widest.requests(), "request"),
+                            megabytes(widest.bytes()), plural(theirs.requests(), "request"),
+                            megabytes(theirs.bytes()));
+        }
+        return String.format(Locale.ROOT, "%.1f%% %s than %s, most of it on %s: %s and %s here, %s and %s there "
+                + "(%s vs %s).", 100 * Math.abs(difference), difference < 0 ? "lower score" : "higher score", who,
+                widest.id(), plural(widest.requests(), "request"), megabytes(widest.bytes()),
+                plural(theirs.requests(), "request"), megabytes(theirs.bytes()), objective.format(widest.score()),
                 objective.format(theirs.score()));
     }
 
@@ -130,11 +139,16 @@ final class Reasons {
                 : "the metadata table";
         if (cold) {
             return String.format(Locale.ROOT, "Priced cold: each query first loads the %s it needs (all of it: %s "
-                    + "in %s requests, %.3f s).", what, megabytes(load.bytes()), count(load.requests()),
+                    + "in %s, %.3f s).", what, megabytes(load.bytes()), plural(load.requests(), "request"),
                     load.seconds());
         }
-        return String.format(Locale.ROOT, "Not in the score: a fresh client first loads %s, %s in %s requests "
-                + "(%.3f s), once.", what, megabytes(load.bytes()), count(load.requests()), load.seconds());
+        return String.format(Locale.ROOT, "Not in the score: a fresh client first loads %s, %s in %s (%.3f s), "
+                + "once.", what, megabytes(load.bytes()), plural(load.requests(), "request"), load.seconds());
+    }
+
+    /** {@code 1 request}, {@code 3 requests}, {@code 2.5 requests}. */
+    static String plural(double value, String noun) {
+        return count(value) + " " + (value == 1 ? noun : noun + "s");
     }
 
     static String count(double value) {

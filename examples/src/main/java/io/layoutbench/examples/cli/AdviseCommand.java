@@ -1,7 +1,9 @@
 package io.layoutbench.examples.cli;
 
+import io.layoutbench.api.backend.ObjectNotFoundException;
 import io.layoutbench.api.cost.Prices;
 import io.layoutbench.api.layout.QueryOptions;
+import io.layoutbench.api.layout.StorageLayouts;
 import io.layoutbench.api.network.NetworkProfile;
 import io.layoutbench.examples.advise.Advice;
 import io.layoutbench.examples.advise.AdviceReport;
@@ -9,6 +11,8 @@ import io.layoutbench.examples.advise.Advisor;
 import io.layoutbench.examples.advise.DatasetMetadata;
 import io.layoutbench.examples.advise.Objective;
 import io.layoutbench.examples.advise.Workload;
+import io.layoutbench.examples.bench.DatasetSource;
+import io.layoutbench.examples.bench.DatasetStore;
 
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
@@ -25,6 +29,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.Callable;
 
 /**
@@ -44,6 +49,7 @@ import java.util.concurrent.Callable;
             "  layoutbench advise --scale mini",
             "  layoutbench advise --workload Q1=1,Q3=5,Q8=0.5 --objective cost",
             "  layoutbench advise --workload my-queries.tsv --objective tradeoff --usd-per-hour 3 --cold",
+            "  layoutbench advise --dataset pets --workload pets-queries.tsv",
             "A workload file has one query per line: weight<TAB>predicate (# starts a comment)."})
 final class AdviseCommand implements Callable<Integer> {
 
@@ -52,6 +58,14 @@ final class AdviseCommand implements Callable<Integer> {
 
     @Mixin
     DatasetOptions dataset = new DatasetOptions();
+
+    @Mixin
+    StoreOptions store = new StoreOptions();
+
+    @Option(names = "--dataset", paramLabel = "NAME",
+            description = "A user's dataset, by the --name it was ingested with into l1 or l2: its metadata table is "
+                    + "read (no sample). Default: the synthetic dataset of --scale (metadata computed, nothing read).")
+    String datasetName;
 
     @Option(names = "--workload", paramLabel = "QUERIES|FILE",
             description = "The paper's queries with weights (Q1=1,Q3=5,Q8=0.5; a query without =weight counts 1), "
@@ -121,15 +135,18 @@ final class AdviseCommand implements Callable<Integer> {
             throw usage("--top must be >= 0, got " + top);
         }
         List<String> layouts = layouts();
+        // Q2's LIMIT follows the scale; a user's dataset gets mini's, as it gets mini's file sizes.
+        String scale = datasetName == null ? dataset.scale.scaleName() : "mini";
         Workload queries;
         try {
-            queries = workload == null ? Workload.paper(dataset.scale.scaleName())
-                    : Workload.fromArgument(workload, dataset.scale.scaleName());
+            queries = workload == null ? Workload.paper(scale) : Workload.fromArgument(workload, scale);
         } catch (IllegalArgumentException e) {
             throw usage("Invalid --workload: " + e.getMessage());
         }
 
-        DatasetMetadata data = DatasetMetadata.synthetic(dataset.scale, dataset.seed, dataset.shuffle);
+        DatasetMetadata data = datasetName == null
+                ? DatasetMetadata.synthetic(dataset.scale, dataset.seed, dataset.shuffle)
+                : ingested(DatasetSource.sanitize(datasetName.strip()));
         Advisor advisor = new Advisor(data, profile, Prices.s3Standard().withTransferPerGb(transferPrice),
                 concurrency, ConsoleProgress.factory());
         Advice advice;
@@ -145,6 +162,29 @@ final class AdviseCommand implements Callable<Integer> {
         }
         out.flush();
         return 0;
+    }
+
+    /** The metadata of a user's dataset from its l1 or l2 metadata table. */
+    private DatasetMetadata ingested(String id) {
+        try (Store opened = store.open(spec.commandLine())) {
+            if (!opened.persistent()) {
+                throw usage("--backend mem holds no datasets between commands; use a file, s3-embedded or s3:// "
+                        + "backend");
+            }
+            for (String layout : List.of("l2", "l1")) {
+                String prefix = DatasetStore.prefix(id, layout,
+                        Layouts.options(StorageLayouts.get(layout), null, Map.of()));
+                try {
+                    return DatasetMetadata.ingested(id, opened.backend(), prefix);
+                } catch (ObjectNotFoundException e) {
+                    // not ingested into this layout; try the next
+                } catch (IllegalArgumentException e) {
+                    throw usage("Cannot advise on dataset '" + id + "': " + e.getMessage());
+                }
+            }
+            throw usage("No l1 or l2 dataset '" + id + "' in " + opened.location() + "; ingest it first: "
+                    + "layoutbench ingest --from DIR --name " + id + " --layouts l2");
+        }
     }
 
     private Objective objective() {

@@ -54,7 +54,9 @@ final class StudyCommand implements Callable<Integer> {
                         + "on the class path; run the study from layoutbench-fusion's tests instead (see docs/FAC.md)");
             }
             for (String table : List.of("lineitem", "orders")) {
-                TpchParquet.Written written = TpchParquet.write(table, tpch, 32L << 20,
+                long rows = (long) Math.ceil((table.equals("lineitem") ? 6_001_215 : 1_500_000) * tpch);
+                // Ten row groups, as the paper's lineitem has.
+                TpchParquet.Written written = TpchParquet.write(table, tpch, (int) Math.max(1, (rows + 9) / 10),
                         scratch.resolve("tpch-sf" + tpch + "-" + table + ".parquet"));
                 inputs.add(new FileCodingStudy.Input(written.file(), "TPC-H SF" + tpch));
             }

@@ -124,12 +124,4 @@ class CliArgumentErrorsTest {
         assertThat(result.exitCode()).isEqualTo(2);
         assertThat(result.err()).contains("Usage: layoutbench").contains("bench");
     }
-
-    @Test
-    void adviseIsNotYetAvailable() {
-        CliRunner result = CliRunner.run("advise");
-
-        assertThat(result.exitCode()).isZero();
-        assertThat(result.out()).contains("not yet available");
-    }
 }
