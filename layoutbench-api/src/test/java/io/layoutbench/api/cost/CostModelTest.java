@@ -1,0 +1,86 @@
+package io.layoutbench.api.cost;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
+import io.layoutbench.api.backend.ByteRange;
+import io.layoutbench.api.layout.PlannedRequest;
+import io.layoutbench.api.layout.QueryOptions;
+import io.layoutbench.api.layout.RetrievalPlan;
+import io.layoutbench.api.metrics.RequestKind;
+import io.layoutbench.api.network.NetworkProfiles;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+class CostModelTest {
+
+    private final CostModel model = new CostModel(Prices.s3Standard(), NetworkProfiles.T3_MEDIUM);
+
+    @Test
+    void costIsTransferPlusRequestsPlusComputeAsThePaperCountsIt() {
+        CostBreakdown cost = model.cost(2_000_000_000L, 10_000, 1_000, Duration.ofHours(1));
+
+        assertThat(cost.transferUsd()).isCloseTo(0.18, within(1e-12));
+        assertThat(cost.requestUsd()).isCloseTo(0.004 + 0.005, within(1e-12));
+        assertThat(cost.computeUsd()).isCloseTo(0.0416, within(1e-12));
+        assertThat(cost.paperTotal()).isCloseTo(0.18 + 0.0416, within(1e-12));
+        assertThat(Prices.sameRegion().transferDollars(1_000_000_000L)).isZero();
+        assertThatThrownBy(() -> Prices.s3Standard().withGetPer1000(-1)).hasMessageContaining("getPer1000");
+    }
+
+    @Test
+    void bytesAndRequestsArePredictedFromThePlanExactlyAndWarmSkipsMetadata() {
+        RetrievalPlan plan = new RetrievalPlan(List.of(get("meta", 65_536), get("meta", 10_000)),
+                List.of(get("a", 100_000), get("b", 200_000)), 2, 300_000);
+
+        Prediction cold = model.predict(plan, true, QueryOptions.defaults());
+        Prediction warm = model.predict(plan, false, QueryOptions.defaults());
+
+        assertThat(cold.bytes()).isEqualTo(375_536);
+        assertThat(cold.requests()).isEqualTo(4);
+        assertThat(warm.bytes()).isEqualTo(300_000);
+        assertThat(warm.requests()).isEqualTo(2);
+        assertThat(cold.time()).isGreaterThan(warm.time());
+        assertThat(cold.cost().total()).isGreaterThan(warm.cost().total());
+    }
+
+    @Test
+    void metadataReadsInOneRoundAreFasterThanInSequence() {
+        List<PlannedRequest> footers = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            footers.add(get("part-" + i, 65_536));
+        }
+        RetrievalPlan sequential = new RetrievalPlan(footers, List.of(), 0, 0);
+        RetrievalPlan parallel = new RetrievalPlan(footers, List.of(), 0, 0, 1);
+
+        Duration oneByOne = model.predict(sequential, true, QueryOptions.defaults()).time();
+        Duration together = model.predict(parallel, true, QueryOptions.defaults()).time();
+
+        assertThat(together.toNanos()).isLessThan(oneByOne.toNanos() / 5);
+        assertThatThrownBy(() -> new RetrievalPlan(footers, List.of(), 0, 0, 21))
+                .hasMessageContaining("metadataRounds");
+    }
+
+    @Test
+    void theByteBudgetLowersConcurrencyForLargeReads() {
+        List<PlannedRequest> rowGroups = List.of(get("a", 60L << 20), get("b", 60L << 20), get("c", 1000));
+        List<PlannedRequest> images = new ArrayList<>();
+        for (int i = 0; i < 100; i++) {
+            images.add(get("img" + i, 110_000));
+        }
+
+        assertThat(CostModel.effectiveConcurrency(rowGroups, 64, 64L << 20)).isEqualTo(1);
+        assertThat(CostModel.effectiveConcurrency(images, 64, 64L << 20)).isEqualTo(64);
+        assertThat(CostModel.effectiveConcurrency(images, 64, 1_000_000)).isEqualTo(9);
+        assertThat(CostModel.effectiveConcurrency(List.of(), 16, 1)).isEqualTo(16);
+    }
+
+    private static PlannedRequest get(String key, long bytes) {
+        return new PlannedRequest(RequestKind.RANGE_GET, key, ByteRange.of(0, bytes));
+    }
+}
