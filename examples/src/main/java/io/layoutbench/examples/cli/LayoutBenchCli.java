@@ -38,6 +38,7 @@ import java.util.concurrent.ExecutionException;
             IngestCommand.class,
             QueryCommand.class,
             AdviseCommand.class,
+            io.layoutbench.examples.fac.FacCommand.class,
             CommandLine.HelpCommand.class},
         footer = {"", "Run 'layoutbench COMMAND --help' for the options of a command."})
 public final class LayoutBenchCli implements Callable<Integer> {

@@ -15,7 +15,6 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Locale;
@@ -118,9 +117,5 @@ final class GetCommand implements Callable<Integer> {
         if (shown < manifest.stripes().size()) {
             out.printf(Locale.ROOT, "  ... %d more stripes%n", manifest.stripes().size() - shown);
         }
-    }
-
-    static boolean exists(Path file) {
-        return Files.exists(file);
     }
 }

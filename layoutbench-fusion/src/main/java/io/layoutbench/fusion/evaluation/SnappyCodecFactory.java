@@ -20,7 +20,7 @@ final class SnappyCodecFactory implements CompressionCodecFactory {
     private static final BytesInputCompressor COMPRESSOR = new BytesInputCompressor() {
         @Override
         public BytesInput compress(BytesInput bytes) throws IOException {
-            return BytesInput.from(Snappy.compress(bytes.toByteArray()));
+            return BytesInput.from(Snappy.compress(toArray(bytes)));
         }
 
         @Override
@@ -36,7 +36,7 @@ final class SnappyCodecFactory implements CompressionCodecFactory {
     private static final BytesInputDecompressor DECOMPRESSOR = new BytesInputDecompressor() {
         @Override
         public BytesInput decompress(BytesInput bytes, int decompressedSize) throws IOException {
-            return BytesInput.from(Snappy.uncompress(bytes.toByteArray()));
+            return BytesInput.from(Snappy.uncompress(toArray(bytes)));
         }
 
         @Override
@@ -57,6 +57,12 @@ final class SnappyCodecFactory implements CompressionCodecFactory {
     };
 
     private SnappyCodecFactory() {
+    }
+
+    private static byte[] toArray(BytesInput bytes) throws IOException {
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream((int) bytes.size());
+        bytes.writeAllTo(out);
+        return out.toByteArray();
     }
 
     @Override

@@ -185,9 +185,10 @@ public final class SyntheticOverheadStudy {
         }
     }
 
-    /** Runs {@code config} with Algorithm 1 and the refinement, reporting progress lines to {@code progress}. */
+    /** Runs {@code config} with Algorithm 1 and both refinements, reporting progress lines to {@code progress}. */
     public static Report run(Config config, Consumer<String> progress) {
-        return run(config, List.of(StripeConstructors.fac(), StripeConstructors.facRefined()), progress);
+        return run(config, List.of(StripeConstructors.fac(), StripeConstructors.facRefined(),
+                StripeConstructors.facRefinedThorough()), progress);
     }
 
     /** Runs {@code config} with {@code constructors}. */

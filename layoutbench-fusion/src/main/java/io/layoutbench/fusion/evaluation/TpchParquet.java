@@ -41,7 +41,7 @@ import org.apache.parquet.schema.Types;
  * path ({@link #available()} says whether they are). No Hadoop is needed at run time.
  *
  * <pre>{@code
- * TpchParquet.Written lineitem = TpchParquet.write("lineitem", 1.0, 20L << 20, Path.of("lineitem.parquet"));
+ * TpchParquet.Written lineitem = TpchParquet.write("lineitem", 1.0, 600_122, Path.of("lineitem.parquet"));   // 10 row groups
  * }</pre>
  */
 public final class TpchParquet {
@@ -74,29 +74,32 @@ public final class TpchParquet {
 
     /**
      * Writes TPC-H table {@code table} ({@code lineitem}, {@code orders}, ...) at {@code scaleFactor} to {@code file}
-     * in row groups of about {@code rowGroupSize} bytes.
+     * in row groups of {@code rowGroupRows} rows (the paper's lineitem: 10 row groups of 30 M rows).
      *
      * @throws IllegalStateException if the generator or snappy-java is missing
      */
-    public static Written write(String table, double scaleFactor, long rowGroupSize, Path file) {
+    public static Written write(String table, double scaleFactor, int rowGroupRows, Path file) {
         requireNonNull(file, "file is null");
         if (!available()) {
             throw new IllegalStateException("Writing TPC-H Parquet needs io.trino.tpch:tpch:1.2 and "
                     + "org.xerial.snappy:snappy-java on the class path (they are 'provided' dependencies of "
                     + "layoutbench-fusion)");
         }
-        return Writer.write(table, scaleFactor, rowGroupSize, file);
+        if (rowGroupRows < 1) {
+            throw new IllegalArgumentException("A row group has at least one row, got " + rowGroupRows);
+        }
+        return Writer.write(table, scaleFactor, rowGroupRows, file);
     }
 
     /** Kept apart so that {@link #available()} loads no TPC-H class. */
     private static final class Writer {
-        static Written write(String name, double scaleFactor, long rowGroupSize, Path file) {
+        static Written write(String name, double scaleFactor, int rowGroupRows, Path file) {
             TpchTable<?> table = TpchTable.getTable(name);
-            return writeTable(table, scaleFactor, rowGroupSize, file);
+            return writeTable(table, scaleFactor, rowGroupRows, file);
         }
 
         private static <E extends TpchEntity> Written writeTable(TpchTable<E> table, double scaleFactor,
-                long rowGroupSize, Path file) {
+                int rowGroupRows, Path file) {
             List<TpchColumn<E>> columns = table.getColumns();
             MessageType schema = schema(table.getTableName(), columns);
             long rows = 0;
@@ -113,7 +116,9 @@ public final class TpchParquet {
                         .withDictionaryEncoding(true)
                         .withWriteMode(ParquetFileWriter.Mode.OVERWRITE)
                         .withWriterVersion(ParquetProperties.WriterVersion.PARQUET_1_0)
-                        .withRowGroupSize(rowGroupSize)
+                        // Row groups end by row count, as pyarrow's row_group_size does, not by buffered bytes.
+                        .withRowGroupSize(Long.MAX_VALUE)
+                        .withRowGroupRowCountLimit(rowGroupRows)
                         .build()) {
                     for (E entity : table.createGenerator(scaleFactor, 1, 1)) {
                         writer.write(entity);

@@ -212,6 +212,9 @@ public final class FacBackend implements ObjectBackend {
                 return CompletableFuture.failedFuture(cause);
             }
             return core.manifestAsync(key, true).handle((fresh, reloadError) -> {
+                if (reloadError != null && unwrap(reloadError) instanceof ObjectNotFoundException gone) {
+                    return CompletableFuture.<ByteBuffer>failedFuture(gone);   // deleted while it was being read
+                }
                 if (fresh == null || fresh.generation().equals(manifest.generation())) {
                     return CompletableFuture.<ByteBuffer>failedFuture(cause);
                 }
@@ -933,9 +936,9 @@ public final class FacBackend implements ObjectBackend {
         void verify(FacManifest manifest, FacManifest.Block block, long from, long to, ByteBuffer buffer) {
             if (buffer.remaining() != to - from) {
                 checksumFailures.incrementAndGet();
-                throw new CorruptDataException("Block " + block.index() + " of stripe " + block.stripe() + " of "
+                throw new BlockChecksumException("Block " + block.index() + " of stripe " + block.stripe() + " of "
                         + manifest.key() + " on " + nodeName(block.node()) + " returned " + buffer.remaining()
-                        + " bytes for [" + from + ", " + to + "): truncated");
+                        + " bytes for [" + from + ", " + to + "): truncated", "truncated");
             }
             int unit = manifest.checksumUnit();
             for (long start = from; start < to; start += unit) {
@@ -947,16 +950,32 @@ public final class FacBackend implements ObjectBackend {
                 int u = (int) (start / unit);
                 if ((int) crc.getValue() != block.unitCrc(u)) {
                     checksumFailures.incrementAndGet();
-                    throw new CorruptDataException("Block " + block.index() + " of stripe " + block.stripe() + " of "
-                            + manifest.key() + " on " + nodeName(block.node()) + " fails its checksum in ["
-                            + start + ", " + (start + length) + ")");
+                    String where = "[" + start + ", " + (start + length) + ")";
+                    throw new BlockChecksumException("Block " + block.index() + " of stripe " + block.stripe()
+                            + " of " + manifest.key() + " on " + nodeName(block.node()) + " fails its checksum in "
+                            + where, "fails its checksum in " + where);
                 }
             }
         }
 
         private String describe(FacManifest.Block block, Throwable error) {
-            String message = error.getMessage() == null ? error.toString() : error.getMessage();
-            return "block " + block.index() + " on " + nodeName(block.node()) + ": " + message;
+            return "block " + block.index() + " on node " + block.node() + ": " + reason(error);
+        }
+
+        /** Why a block could not be used, in a few words. */
+        static String reason(Throwable error) {
+            if (error instanceof ObjectNotFoundException) {
+                return "missing";
+            }
+            if (error instanceof BlockChecksumException checksum) {
+                return checksum.reason;
+            }
+            String message = error.getMessage() == null ? error.getClass().getSimpleName() : error.getMessage();
+            if (message.length() > 160) {
+                message = message.substring(0, 157) + "...";
+            }
+            return error instanceof StorageException storage && storage.isTransient() ? "unreachable: " + message
+                    : message;
         }
 
         // ---- repair
@@ -1203,12 +1222,14 @@ public final class FacBackend implements ObjectBackend {
                 presentCount++;
                 if (presentCount >= k) {
                     finish();
+                    return;
                 }
-                return;
+            } else {
+                Throwable cause = unwrap(error);
+                FacManifest.Block block = manifest.block(stripe, b);
+                failures.put(b, "block " + b + " on node " + block.node() + ": " + Core.reason(cause));
             }
-            Throwable cause = unwrap(error);
-            FacManifest.Block block = manifest.block(stripe, b);
-            failures.put(b, "block " + b + " on " + core.nodeName(block.node()) + ": " + cause.getMessage());
+            // Whichever read ends last decides: read another block, or give up when none is left.
             launchMore();
         }
 
@@ -1247,6 +1268,17 @@ public final class FacBackend implements ObjectBackend {
                     + " (" + details + "); " + code + " rebuilds a stripe from any " + k + " of its " + n
                     + " blocks, so it survives the loss of at most " + code.parityBlocks(),
                     manifest.key(), stripe, missingNodes));
+        }
+    }
+
+    /** A block's bytes do not match its checksums; {@code reason} says where, in a few words. */
+    private static final class BlockChecksumException extends CorruptDataException {
+        private static final long serialVersionUID = 1L;
+        private final String reason;
+
+        BlockChecksumException(String message, String reason) {
+            super(message);
+            this.reason = reason;
         }
     }
 }

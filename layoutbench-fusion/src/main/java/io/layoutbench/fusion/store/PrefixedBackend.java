@@ -6,6 +6,7 @@ import io.layoutbench.api.backend.ByteRange;
 import io.layoutbench.api.backend.ObjectBackend;
 import io.layoutbench.api.backend.ObjectInfo;
 import io.layoutbench.api.backend.ObjectKeys;
+import io.layoutbench.api.backend.RangeNotSatisfiableException;
 import io.layoutbench.api.metrics.RequestMetrics;
 
 import java.io.InputStream;
@@ -61,9 +62,14 @@ public final class PrefixedBackend implements ObjectBackend {
         }
     }
 
+    /** Reads from the other backend; a range past the end fails naming this view's key, as the contract wants. */
     @Override
     public CompletableFuture<ByteBuffer> readRangeAsync(String key, ByteRange range) {
-        return inner.readRangeAsync(full(key), range);
+        return inner.readRangeAsync(full(key), range).exceptionallyCompose(error -> {
+            Throwable cause = FacBackend.unwrap(error);
+            return CompletableFuture.failedFuture(cause instanceof RangeNotSatisfiableException past
+                    ? new RangeNotSatisfiableException(key, past.range(), past.objectSize()) : cause);
+        });
     }
 
     @Override

@@ -5,7 +5,6 @@ import io.layoutbench.fusion.coding.ObjectSource;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -131,17 +130,6 @@ final class Spool implements AutoCloseable {
                 }
             }
         };
-    }
-
-    /** Copies everything to {@code out}. */
-    void copyTo(OutputStream out) throws IOException {
-        if (memory != null) {
-            out.write(memory);
-            return;
-        }
-        try (InputStream in = source().stream(0, size)) {
-            in.transferTo(out);
-        }
     }
 
     @Override

@@ -12,7 +12,7 @@ import java.util.Arrays;
  * <p><b>Search.</b> Items are placed largest first, each into a bin of an open stripe or alone into a new stripe,
  * cheapest placement (least growth of the stripe's block size, then least room left) first. Bins of a stripe with
  * equal loads, and stripes with equal loads, are interchangeable, so only one of each is tried. The incumbent starts
- * as {@link RefinedFacStripeConstructor}'s answer. A node is cut when its bound reaches the incumbent.
+ * as the better answer of the two {@link RefinedFacStripeConstructor} settings. A node is cut when its bound reaches the incumbent.
  *
  * <p><b>Bound.</b> With block sizes {@code c_j} so far, the room left in bins is {@code S}, and the items still to
  * place add up to {@code R}. Growing a stripe's block size by one byte, or opening a stripe with a block size of one
@@ -82,7 +82,10 @@ public final class ExactStripeSolver implements StripeConstructor {
     public Result solve(long[] sizes, int dataBlocks) {
         requireNonNull(sizes, "sizes is null");
         StripeConstructors.checkInput(sizes, dataBlocks);
-        return solve(sizes, dataBlocks, StripeConstructors.facRefined().construct(sizes, dataBlocks), nodeBudget, true);
+        StripeAssignment refined = StripeConstructors.facRefined().construct(sizes, dataBlocks);
+        StripeAssignment thorough = StripeConstructors.facRefinedThorough().construct(sizes, dataBlocks);
+        StripeAssignment start = thorough.blockSizeSum() < refined.blockSizeSum() ? thorough : refined;
+        return solve(sizes, dataBlocks, start, nodeBudget, true);
     }
 
     /**
@@ -131,7 +134,11 @@ public final class ExactStripeSolver implements StripeConstructor {
         return a <= 0 ? 0 : (a + b - 1) / b;
     }
 
-    /** One depth-first search over the largest {@code depth} items. */
+    /**
+     * One depth-first search over the largest {@code depth} items. When {@code depth} is less than the number of
+     * items, a leaf is valued either by the lower bound (for proofs) or, with {@code greedyLeaves}, by placing the
+     * other items best-fit and taking the cost (for a heuristic that searches only the large items).
+     */
     static final class Search {
         private final long[] sizes;
         private final int[] order;
@@ -139,6 +146,7 @@ public final class ExactStripeSolver implements StripeConstructor {
         private final long[] remaining;
         private final int k;
         private final int depth;
+        private final boolean greedyLeaves;
         private final long capacity;
         private final long budget;
         private final long[][] loads;
@@ -154,6 +162,11 @@ public final class ExactStripeSolver implements StripeConstructor {
         int[][][] bestBins;
 
         Search(long[] sizes, int[] order, int k, int depth, long incumbent, long budget, long capacity) {
+            this(sizes, order, k, depth, incumbent, budget, capacity, false);
+        }
+
+        Search(long[] sizes, int[] order, int k, int depth, long incumbent, long budget, long capacity,
+                boolean greedyLeaves) {
             this.sizes = sizes;
             this.order = order;
             int n = order.length;
@@ -167,6 +180,7 @@ public final class ExactStripeSolver implements StripeConstructor {
             }
             this.k = k;
             this.depth = depth;
+            this.greedyLeaves = greedyLeaves;
             this.capacity = capacity;
             this.budget = budget;
             this.loads = new long[n][k];
@@ -215,9 +229,13 @@ public final class ExactStripeSolver implements StripeConstructor {
                 return;
             }
             if (i == depth) {
-                bestValue = bound;
                 if (depth == order.length) {
+                    bestValue = bound;
                     bestBins = snapshot();
+                } else if (greedyLeaves) {
+                    completeGreedily(i, cost);
+                } else {
+                    bestValue = bound;
                 }
                 return;
             }
@@ -268,6 +286,65 @@ public final class ExactStripeSolver implements StripeConstructor {
                     loads[j][b] -= size;
                     caps[j] = oldCap;
                 }
+            }
+        }
+
+        /**
+         * Places items {@code from ..} best-fit (the bin, in any open stripe, with the least room left that holds the
+         * item without growing; else the cheapest growth or a new stripe), keeps the result if it beats the best,
+         * and undoes the placements.
+         */
+        private void completeGreedily(int from, long cost) {
+            int openAtStart = stripes;
+            long[][] savedLoads = new long[stripes][];
+            long[] savedCaps = new long[stripes];
+            for (int j = 0; j < stripes; j++) {
+                savedLoads[j] = loads[j].clone();
+                savedCaps[j] = caps[j];
+            }
+            long total = cost;
+            for (int i = from; i < order.length && total < bestValue; i++) {
+                long size = s[i];
+                int bestStripe = -1;
+                int bestBin = -1;
+                long bestDelta = size;   // a new stripe
+                long bestRoom = Long.MAX_VALUE;
+                for (int j = 0; j < stripes; j++) {
+                    for (int b = 0; b < k; b++) {
+                        long load = loads[j][b] + size;
+                        if (load > capacity) {
+                            continue;
+                        }
+                        long delta = Math.max(0, load - caps[j]);
+                        long room = Math.max(caps[j], load) - load;
+                        if (delta < bestDelta || delta == bestDelta && room < bestRoom) {
+                            bestDelta = delta;
+                            bestRoom = room;
+                            bestStripe = j;
+                            bestBin = b;
+                        }
+                    }
+                }
+                if (bestStripe < 0) {
+                    bestStripe = stripes++;
+                    Arrays.fill(loads[bestStripe], 0);
+                    caps[bestStripe] = 0;
+                    bestBin = 0;
+                }
+                loads[bestStripe][bestBin] += size;
+                caps[bestStripe] = Math.max(caps[bestStripe], loads[bestStripe][bestBin]);
+                placedStripe[i] = bestStripe;
+                placedBin[i] = bestBin;
+                total += bestDelta;
+            }
+            if (total < bestValue) {
+                bestValue = total;
+                bestBins = snapshot();
+            }
+            stripes = openAtStart;
+            for (int j = 0; j < openAtStart; j++) {
+                System.arraycopy(savedLoads[j], 0, loads[j], 0, k);
+                caps[j] = savedCaps[j];
             }
         }
 

@@ -10,12 +10,13 @@ import java.util.List;
  * Algorithm 1 ({@link FacStripeConstructor}) followed by a refinement pass, this library's attempt to beat the paper
  * at close to its speed. Never worse than Algorithm 1, since the pass only accepts improvements.
  *
- * <p><b>The pass.</b> Sort the stripes by block size and take each stripe with the next smaller one (and the one
- * after that, {@code span} 2). Their items, together, are packed again by {@link ExactStripeSolver}'s branch and bound
- * limited to {@code pairBudget} nodes and starting from the two stripes as they are; the bins keep Algorithm 1's
- * capacity, the largest item. Whatever packing (one stripe, two, or more) has a smaller sum of block sizes replaces
- * the pair. Pairs that cannot gain (their sum of block sizes already equals their items over k, or their largest
- * item) are skipped. Passes repeat until one changes nothing, at most {@code maxPasses} times.
+ * <p><b>The pass.</b> Sort the stripes by block size and take each stripe with the next smaller one (and more, with
+ * a larger {@code span}). Their items, together, are packed again by {@link ExactStripeSolver}'s branch and bound,
+ * limited to {@code pairBudget} nodes, searching the placements of the {@value #SEARCHED_ITEMS} largest items and
+ * placing the smaller ones best-fit at each leaf, and starting from the two stripes as they are; the bins keep
+ * Algorithm 1's capacity, the largest item. Whatever packing (one stripe, two, or more) has a smaller sum of block
+ * sizes replaces the pair. Pairs that cannot gain (their sum of block sizes already equals their items over k, or
+ * their largest item) are skipped. Passes repeat until one changes nothing, at most {@code maxPasses} times.
  *
  * <p>Why it helps: Algorithm 1 fixes every stripe's block size to its largest item and spends the small items early,
  * so late stripes of similar-sized items waste room, and no block ever holds two large items. The repacking lets a
@@ -24,26 +25,35 @@ import java.util.List;
  */
 public final class RefinedFacStripeConstructor implements StripeConstructor {
 
-    /** This constructor's name. */
+    /** This constructor's name with the default settings. */
     public static final String NAME = "fac-refined";
+    /** The name of {@link StripeConstructors#facRefinedThorough()}. */
+    public static final String THOROUGH_NAME = "fac-refined-thorough";
     /** Default nodes of the branch and bound per pair of stripes. */
-    public static final int DEFAULT_PAIR_BUDGET = 300;
-    /** Default stripes each stripe is paired with: the next smaller one and the one after it. */
-    public static final int DEFAULT_SPAN = 2;
+    public static final int DEFAULT_PAIR_BUDGET = 100;
+    /** Default stripes each stripe is paired with: the next smaller one. */
+    public static final int DEFAULT_SPAN = 1;
     /** Default most passes. */
-    public static final int DEFAULT_MAX_PASSES = 8;
+    public static final int DEFAULT_MAX_PASSES = 2;
+    /** The largest items of a pair that the search places; the rest, smaller, are placed best-fit. */
+    static final int SEARCHED_ITEMS = 24;
 
     private final int pairBudget;
     private final int span;
     private final int maxPasses;
+    private final String name;
 
     /** The refinement with the default budget, span and passes. */
     public RefinedFacStripeConstructor() {
-        this(DEFAULT_PAIR_BUDGET, DEFAULT_SPAN, DEFAULT_MAX_PASSES);
+        this(DEFAULT_PAIR_BUDGET, DEFAULT_SPAN, DEFAULT_MAX_PASSES, NAME);
     }
 
     /** The refinement with explicit settings, for studies of its speed and quality. */
     public RefinedFacStripeConstructor(int pairBudget, int span, int maxPasses) {
+        this(pairBudget, span, maxPasses, NAME + "(" + pairBudget + "," + span + "," + maxPasses + ")");
+    }
+
+    RefinedFacStripeConstructor(int pairBudget, int span, int maxPasses, String name) {
         if (pairBudget < 1 || span < 1 || maxPasses < 0) {
             throw new IllegalArgumentException("pairBudget and span must be >= 1 and maxPasses >= 0, got "
                     + pairBudget + ", " + span + ", " + maxPasses);
@@ -51,11 +61,12 @@ public final class RefinedFacStripeConstructor implements StripeConstructor {
         this.pairBudget = pairBudget;
         this.span = span;
         this.maxPasses = maxPasses;
+        this.name = name;
     }
 
     @Override
     public String name() {
-        return NAME;
+        return name;
     }
 
     @Override
@@ -127,8 +138,9 @@ public final class RefinedFacStripeConstructor implements StripeConstructor {
             local[q] = sizes[items[q]];
         }
         int[] order = StripeConstructors.bySizeDescending(local);
-        ExactStripeSolver.Search search =
-                new ExactStripeSolver.Search(local, order, k, n, current, pairBudget, capacity);
+        int depth = Math.min(n, SEARCHED_ITEMS);
+        ExactStripeSolver.Search search = new ExactStripeSolver.Search(local, order, k, depth, current,
+                Math.max(pairBudget, 2L * depth), capacity, true);
         search.run();
         if (search.bestBins == null) {
             return null;

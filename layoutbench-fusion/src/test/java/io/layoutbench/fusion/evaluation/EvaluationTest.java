@@ -88,8 +88,8 @@ class EvaluationTest {
     @Test
     void tpchTablesAreSnappyParquetThatDuckDbReads(@TempDir Path dir) throws Exception {
         assertThat(TpchParquet.available()).isTrue();
-        TpchParquet.Written lineitem = TpchParquet.write("lineitem", 0.002, 64 << 10, dir.resolve("lineitem.parquet"));
-        TpchParquet.Written orders = TpchParquet.write("orders", 0.002, 1 << 20, dir.resolve("orders.parquet"));
+        TpchParquet.Written lineitem = TpchParquet.write("lineitem", 0.002, 2_000, dir.resolve("lineitem.parquet"));
+        TpchParquet.Written orders = TpchParquet.write("orders", 0.002, 1_000, dir.resolve("orders.parquet"));
 
         assertThat(lineitem.rows()).isGreaterThan(10_000);
         assertThat(orders.rows()).isEqualTo(3_000);
@@ -97,8 +97,7 @@ class EvaluationTest {
         try (ObjectSource source = ObjectSource.of(lineitem.file())) {
             map = ParquetChunkMaps.read(source);
         }
-        assertThat(map.chunks().size() % 16).isZero();
-        assertThat(map.chunks().size()).isGreaterThan(16);
+        assertThat(map.chunks()).hasSize(16 * (int) ((lineitem.rows() + 1_999) / 2_000));
         try (FileBackend files = new FileBackend(dir)) {
             assertThat(ParquetObject.open(files, "lineitem.parquet").footer().rowGroups().get(0).columns().get(0)
                     .codec().name()).isEqualTo("SNAPPY");

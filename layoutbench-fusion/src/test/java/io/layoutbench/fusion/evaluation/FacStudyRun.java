@@ -26,19 +26,29 @@ import org.junit.jupiter.api.Test;
  * <pre>
  * mvn -q -pl layoutbench-api,layoutbench-layouts,layoutbench-fusion test -Dtest=FacStudyRun \
  *     -Dsurefire.failIfNoSpecifiedTests=false -Dfac.study.out=/tmp/fac-study \
- *     [-Dfac.study.sf=1] [-Dfac.study.scale=mini] [-Dfac.study.synthetic=true] [-Dfac.study.files=true]
+ *     [-Dfac.study.sf=1] [-Dfac.study.scale=mini] [-Dfac.study.synthetic=true] [-Dfac.study.files=true] \
+ *     [-Dfac.study.budget=20000000]
  * </pre>
  *
  * Writes {@code synthetic.json}, {@code synthetic.md}, {@code files.json} and {@code files.md} into DIR, and keeps
  * the Parquet files it studied under {@code DIR/data}.
  */
-class FacStudyRun {
+public class FacStudyRun {
 
     @Test
     void run() throws IOException {
         String out = System.getProperty("fac.study.out");
         Assumptions.assumeTrue(out != null && !out.isBlank(), "set -Dfac.study.out=DIR to run the FAC study");
-        Path dir = Path.of(out).toAbsolutePath();
+        execute(Path.of(out));
+    }
+
+    /** The same from a plain JVM: {@code java -cp ... FacStudyRun DIR} (settings as system properties). */
+    public static void main(String[] args) throws IOException {
+        execute(Path.of(args[0]));
+    }
+
+    static void execute(Path out) throws IOException {
+        Path dir = out.toAbsolutePath();
         Files.createDirectories(dir);
         if (Boolean.parseBoolean(System.getProperty("fac.study.synthetic", "true"))) {
             SyntheticOverheadStudy.Report report = SyntheticOverheadStudy.run(SyntheticOverheadStudy.Config.paper(),
@@ -53,12 +63,12 @@ class FacStudyRun {
             List<FileCodingStudy.Input> inputs = new ArrayList<>();
             Map<String, Object> provenance = new LinkedHashMap<>();
             for (String[] table : new String[][] {{"lineitem", "10"}, {"orders", "10"}}) {
-                long rowGroup = rowGroupSizeFor(table[0], sf, Integer.parseInt(table[1]));
+                int rowGroup = rowGroupRowsFor(table[0], sf, Integer.parseInt(table[1]));
                 TpchParquet.Written written = TpchParquet.write(table[0], sf, rowGroup,
                         data.resolve("tpch-sf" + sf + "-" + table[0] + ".parquet"));
                 System.out.printf(Locale.ROOT, "wrote %s: %d rows, %.1f MB%n", written.file(), written.rows(),
                         written.bytes() / 1e6);
-                provenance.put(table[0], Map.of("scale_factor", sf, "rows", written.rows(), "row_group_size",
+                provenance.put(table[0], Map.of("scale_factor", sf, "rows", written.rows(), "rows_per_row_group",
                         rowGroup, "writer", "parquet-java 1.18.1, SNAPPY, dictionary on, PARQUET_1_0 pages"));
                 inputs.add(new FileCodingStudy.Input(written.file(), "TPC-H SF" + sf));
             }
@@ -69,23 +79,21 @@ class FacStudyRun {
                     + "groups)"));
             provenance.put("l3", Map.of("scale", name, "seed", 42, "file_size", "64 MiB",
                     "row_group_size", "128 MiB (l3 default) and 256 KiB (fac default)"));
-            List<FileCodingStudy.Result> results = FileCodingStudy.run(inputs,
-                    FileCodingStudy.Config.defaults(dir.resolve("scratch")), System.out::println);
+            FileCodingStudy.Config defaults = FileCodingStudy.Config.defaults(dir.resolve("scratch"));
+            FileCodingStudy.Config config = new FileCodingStudy.Config(defaults.codes(), defaults.blockSizes(),
+                    Long.getLong("fac.study.budget", defaults.optimumBudget()), defaults.timingRuns(),
+                    defaults.measurePut(), defaults.scratch());
+            provenance.put("optimum_node_budget", config.optimumBudget());
+            List<FileCodingStudy.Result> results = FileCodingStudy.run(inputs, config, System.out::println);
             Files.writeString(dir.resolve("files.json"), Json.write(FileCodingStudy.toJson(results, provenance)));
             Files.writeString(dir.resolve("files.md"), FileCodingStudy.toMarkdown(results));
         }
     }
 
-    /** A row-group size that gives about {@code groups} row groups (parquet-java measures buffered, encoded bytes). */
-    private static long rowGroupSizeFor(String table, double sf, int groups) {
-        String override = System.getProperty("fac.study.rowgroup." + table);
-        if (override != null) {
-            return Long.parseLong(override);
-        }
-        // Buffered sizes per row measured at SF 0.1 (dictionary-encoded pages before compression).
-        double bytesPerRow = table.equals("lineitem") ? 40 : 45;
-        long rows = (long) ((table.equals("lineitem") ? 6_001_215 : 1_500_000) * sf);
-        return Math.max(64L << 10, (long) (rows * bytesPerRow / groups));
+    /** Rows per row group that give {@code groups} row groups, as the paper's lineitem has 10. */
+    private static int rowGroupRowsFor(String table, double sf, int groups) {
+        long rows = (long) Math.ceil((table.equals("lineitem") ? 6_001_215 : 1_500_000) * sf);
+        return (int) Math.max(1, (rows + groups - 1) / groups);
     }
 
     private static List<FileCodingStudy.Input> writeL3(Path data, String scaleName, ImageNetScale scale,

@@ -226,6 +226,29 @@ class FacBackendFailureTest {
     }
 
     @Test
+    void withMoreNodesThanBlocksStripesRotateOverAllNodes() {
+        List<FaultInjectingBackend> twelve = new ArrayList<>();
+        for (int i = 0; i < 12; i++) {
+            twelve.add(FaultInjectingBackend.wrap(new MemoryBackend()));
+        }
+        try (FacBackend wide = FacBackend.create(twelve, FacOptions.builder().checksumUnit(UNIT).build(), true)) {
+            FacManifest placed = wide.put(KEY, ObjectSource.of(table));
+
+            java.util.Set<Integer> used = new java.util.TreeSet<>();
+            for (FacManifest.Stripe stripe : placed.stripes()) {
+                List<Integer> stripeNodes = stripe.blocks().stream().map(FacManifest.Block::node).toList();
+                assertThat(stripeNodes).doesNotHaveDuplicates().hasSize(9);
+                used.addAll(stripeNodes);
+            }
+            assertThat(used).hasSize(12);
+            twelve.get(1).down();
+            twelve.get(5).down();
+            twelve.get(10).down();
+            assertThat(bytes(wide.readAll(KEY))).isEqualTo(table);
+        }
+    }
+
+    @Test
     void theLocationMapHoldsOffsetsBeyondFourGigabytes() {
         long big = 5L << 30;
         List<FacManifest.Segment> segments = List.of(new FacManifest.Segment(0, big, 0, 0, 0),
