@@ -94,6 +94,14 @@ public interface ObjectSource extends AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot open " + file + ": " + e.getMessage(), e);
         }
+        return of(channel, size, file, true);
+    }
+
+    /**
+     * The first {@code size} bytes read through {@code channel} (of {@code file}, named in errors), with positional
+     * reads; {@link #close()} closes the channel only when {@code closeChannel}.
+     */
+    static ObjectSource of(FileChannel channel, long size, Path file, boolean closeChannel) {
         return new ObjectSource() {
             @Override
             public long size() {
@@ -120,6 +128,9 @@ public interface ObjectSource extends AutoCloseable {
 
             @Override
             public void close() {
+                if (!closeChannel) {
+                    return;
+                }
                 try {
                     channel.close();
                 } catch (IOException e) {

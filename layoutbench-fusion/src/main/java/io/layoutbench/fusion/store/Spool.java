@@ -107,29 +107,7 @@ final class Spool implements AutoCloseable {
         if (memory != null) {
             return ObjectSource.of(memory);
         }
-        return new ObjectSource() {
-            @Override
-            public long size() {
-                return size;
-            }
-
-            @Override
-            public void read(long offset, byte[] target, int targetOffset, int length) {
-                ByteBuffer buffer = ByteBuffer.wrap(target, targetOffset, length);
-                long position = offset;
-                try {
-                    while (buffer.hasRemaining()) {
-                        int n = channel.read(buffer, position);
-                        if (n < 0) {
-                            throw new IOException("end of file at " + position);
-                        }
-                        position += n;
-                    }
-                } catch (IOException e) {
-                    throw new UncheckedIOException("Cannot read " + file + ": " + e.getMessage(), e);
-                }
-            }
-        };
+        return ObjectSource.of(channel, size, file, false);
     }
 
     @Override
