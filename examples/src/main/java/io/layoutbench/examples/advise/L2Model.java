@@ -24,7 +24,7 @@ import java.util.Map;
  *
  * <p>Planning replays {@code L2Dataset.plan}: matching samples grouped by shard in dataset order; paper mode reads
  * each with its own ranged GET; optimized mode merges a shard's ranges when at most the gap apart (and at most
- * {@link RangeCoalescer#DEFAULT_MAX_MERGED_BYTES}). A cold client first loads the metadata table, which adds the
+ * {@link RangeCoalescer#maxMergedBytesFor}). A cold client first loads the metadata table, which adds the
  * shard key, data offset and data size columns to L1's.
  */
 final class L2Model implements LayoutModel {
@@ -142,7 +142,7 @@ final class L2Model implements LayoutModel {
             }
             if (merge) {
                 for (RangeCoalescer.Merged merged : RangeCoalescer.coalesce(ranges, gap,
-                        RangeCoalescer.DEFAULT_MAX_MERGED_BYTES)) {
+                        RangeCoalescer.maxMergedBytesFor(options))) {
                     reads.add(new PlannedRequest(RequestKind.RANGE_GET, key, merged.range()));
                 }
             } else {

@@ -35,7 +35,7 @@ import java.util.Map;
  * the metadata columns of the others are read (cold only; under a LIMIT, only until the LIMIT is reached); then paper
  * mode reads every column chunk of each row group holding a match (one request per chunk), and optimized mode reads
  * the blob pages holding matches, merged per row group when at most the gap apart (and at most
- * {@link RangeCoalescer#DEFAULT_MAX_MERGED_BYTES}).
+ * {@link RangeCoalescer#maxMergedBytesFor}).
  *
  * <p>Exact: which rows share a page and which pages share a row group and part (barring a metadata page closing
  * mid-row-group, whose encoded size is modelled, not measured), and the round trips of a cold load. Estimated: a
@@ -246,7 +246,7 @@ final class L3Model implements LayoutModel {
                     }
                 }
                 for (RangeCoalescer.Merged merged : RangeCoalescer.coalesce(needed, gap,
-                        RangeCoalescer.DEFAULT_MAX_MERGED_BYTES)) {
+                        RangeCoalescer.maxMergedBytesFor(options))) {
                     reads.add(new PlannedRequest(RequestKind.RANGE_GET, key, merged.range()));
                 }
             }

@@ -61,7 +61,7 @@ final class L2Dataset extends MetadataTableDataset {
             String key = locations.shardKey(shard);
             if (merge) {
                 for (RangeCoalescer.Merged merged : RangeCoalescer.coalesce(ranges, gap,
-                        RangeCoalescer.DEFAULT_MAX_MERGED_BYTES)) {
+                        RangeCoalescer.maxMergedBytesFor(options))) {
                     int[] members = merged.members().stream().mapToInt(m -> runRows[m]).toArray();
                     tasks.add(task(table, locations, key, merged.range(), members));
                 }

@@ -170,7 +170,7 @@ final class L3Dataset extends ManifestDataset {
                     cold.addAll(pageIndexReads);
                     pageIndexRounds += pageIndexReads.size();
                 }
-                tasks.addAll(pageRunTasks(candidate, metadata, rows, gap));
+                tasks.addAll(pageRunTasks(candidate, metadata, rows, gap, RangeCoalescer.maxMergedBytesFor(options)));
             }
             samples += rows.length;
             payload += payloadBytes(metadata.table(), rows);
@@ -253,13 +253,14 @@ final class L3Dataset extends ManifestDataset {
 
     /**
      * Optimized mode: the blob pages holding {@code rows}, grouped into runs of pages that lie within {@code gap}
-     * of each other (and within {@link RangeCoalescer#DEFAULT_MAX_MERGED_BYTES}); one task and one request per run.
+     * of each other (and within {@code maxMerged} bytes); one task and one request per run.
      */
-    private List<ReadTask> pageRunTasks(RowGroupRef ref, PartFile.RowGroupMetadata metadata, int[] rows, long gap) {
+    private List<ReadTask> pageRunTasks(RowGroupRef ref, PartFile.RowGroupMetadata metadata, int[] rows, long gap,
+            long maxMerged) {
         PartFile part = ref.part();
         List<PageInfo> pages = part.blobPages(ref.rowGroup()).pagesFor(rows);
         List<RangeCoalescer.Merged> runs = RangeCoalescer.coalesce(pages.stream().map(PageInfo::byteRange).toList(),
-                gap, RangeCoalescer.DEFAULT_MAX_MERGED_BYTES);
+                gap, maxMerged);
         // Inside a task every page of its run is fetched in one request: the run's span.
         FetchOptions oneRequest = FetchOptions.defaults().withMergeGap(Long.MAX_VALUE)
                 .withMaxMergedSize(Long.MAX_VALUE);
