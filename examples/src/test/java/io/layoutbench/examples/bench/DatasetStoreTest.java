@@ -68,7 +68,7 @@ class DatasetStoreTest {
         assertThat(LayoutSettings.paperDefaults("l2", ImageNetScale.MINI)).containsExactly(
                 Map.entry("shard-size", "64MB"));
         assertThat(LayoutSettings.paperDefaults("l3", ImageNetScale.MEDIUM)).containsExactly(
-                Map.entry("file-size", "512MB"), Map.entry("row-group-size", "128MB"));
+                Map.entry("file-size", "512MB"), Map.entry("page-size", "4KB"), Map.entry("row-group-size", "128MB"));
         assertThat(LayoutSettings.paperDefaults("l1", ImageNetScale.FULL)).isEmpty();
         assertThat(LayoutSettings.withOverrides("l2", LayoutSettings.paperDefaults("l2", ImageNetScale.TINY),
                 LayoutSettings.parseOverrides(java.util.List.of("l2.shard-size=8MB", "l3.file-size=1MB"))))
