@@ -448,7 +448,7 @@ public final class FileBackend implements ObjectBackend {
     private FileChannel openTemp(String key, Path temp) {
         Path directory = temp.getParent();
         for (int attempt = 1; ; attempt++) {
-            NoSuchFileException missing;
+            IOException missing;
             try {
                 return FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
             } catch (NoSuchFileException e) {
@@ -460,6 +460,13 @@ public final class FileBackend implements ObjectBackend {
                 Files.createDirectories(directory);
             } catch (NoSuchFileException e) {
                 missing = e;   // an ancestor was pruned while the chain was being created
+            } catch (java.nio.file.FileAlreadyExistsException e) {
+                // createDirectories saw the directory exist, then found it gone: a concurrent delete pruned it.
+                // Only a regular file where a directory belongs is a real conflict.
+                if (firstFileAmongAncestors(directory) != null) {
+                    throw cannotCreate(key, temp, e);
+                }
+                missing = e;
             } catch (IOException e) {
                 throw cannotCreate(key, temp, e);
             }
