@@ -103,11 +103,10 @@ public abstract class GenerationalDatasetWriter implements DatasetWriter {
         Map<String, String> properties = finish();
         DatasetManifest manifest = new DatasetManifest(layout, formatVersion, generation, schema, samples,
                 payloadBytes, written, properties);
-        manifest.write(backend, prefix);
+        long manifestSize = manifest.write(backend, prefix);
         committed = true;
         closed = true;
         deleteUnlisted(manifest);
-        long manifestSize = backend.size(DatasetManifest.keyFor(prefix));
         return new DatasetSummary(layout, prefix, samples, payloadBytes, written.size() + 1L,
                 manifest.storedBytes() + manifestSize);
     }

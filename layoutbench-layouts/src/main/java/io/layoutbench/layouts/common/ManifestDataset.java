@@ -45,7 +45,8 @@ public abstract class ManifestDataset implements Dataset {
     protected ManifestDataset(String layout, int formatVersion, ObjectBackend backend, String prefix) {
         this.backend = requireNonNull(backend, "backend is null");
         this.prefix = GenerationalDatasetWriter.checkPrefix(prefix);
-        this.manifest = DatasetManifest.read(backend, prefix);
+        DatasetManifest.Stored stored = DatasetManifest.readStored(backend, prefix);
+        this.manifest = stored.manifest();
         if (!manifest.layout().equals(layout)) {
             throw new IllegalArgumentException("The dataset at '" + prefix + "' in " + backend.uri() + " is a '"
                     + manifest.layout() + "' dataset, not '" + layout + "'; open it with StorageLayouts.get(\""
@@ -56,7 +57,7 @@ public abstract class ManifestDataset implements Dataset {
                     + manifest.formatVersion() + "; this version of layoutbench reads version " + formatVersion);
         }
         long objects = manifest.objects().size() + 1L;
-        long manifestBytes = backend.size(DatasetManifest.keyFor(prefix));
+        long manifestBytes = stored.size();
         this.summary = new DatasetSummary(layout, prefix, manifest.sampleCount(), manifest.payloadBytes(), objects,
                 manifest.storedBytes() + manifestBytes);
     }

@@ -77,8 +77,8 @@ public record DatasetManifest(String layout, int formatVersion, String generatio
         return properties.getOrDefault(name, fallback);
     }
 
-    /** Writes this manifest; the dataset becomes visible when this returns. */
-    public void write(ObjectBackend backend, String prefix) {
+    /** Writes this manifest and returns its size in bytes; the dataset becomes visible when this returns. */
+    public long write(ObjectBackend backend, String prefix) {
         Properties p = new Properties();
         p.setProperty("layout", layout);
         p.setProperty("format.version", Integer.toString(formatVersion));
@@ -105,6 +105,16 @@ public record DatasetManifest(String layout, int formatVersion, String generatio
             throw new UncheckedIOException(e);
         }
         backend.put(keyFor(prefix), out.toByteArray());
+        return out.size();
+    }
+
+    /**
+     * A manifest as read, with the size of its object (so callers need not ask the store again).
+     *
+     * @param manifest the manifest
+     * @param size     bytes of the manifest object
+     */
+    public record Stored(DatasetManifest manifest, long size) {
     }
 
     /**
@@ -114,6 +124,11 @@ public record DatasetManifest(String layout, int formatVersion, String generatio
      * @throws StorageException        naming the key and the entry if the manifest is malformed
      */
     public static DatasetManifest read(ObjectBackend backend, String prefix) {
+        return readStored(backend, prefix).manifest();
+    }
+
+    /** Like {@link #read}, also returning the manifest object's size, from the one read. */
+    public static Stored readStored(ObjectBackend backend, String prefix) {
         String key = keyFor(prefix);
         ByteBuffer bytes;
         try {
@@ -122,6 +137,7 @@ public record DatasetManifest(String layout, int formatVersion, String generatio
             throw new ObjectNotFoundException("No committed dataset at '" + prefix + "' in " + backend.uri()
                     + ": its manifest " + key + " does not exist (an ingest that did not finish leaves none)", e);
         }
+        long size = bytes.remaining();
         Properties p = new Properties();
         try (InputStream in = new java.io.ByteArrayInputStream(toArray(bytes))) {
             p.load(new java.io.InputStreamReader(in, StandardCharsets.ISO_8859_1));
@@ -155,9 +171,9 @@ public record DatasetManifest(String layout, int formatVersion, String generatio
                 properties.put(name.substring("property.".length()), p.getProperty(name));
             }
         }
-        return new DatasetManifest(r.string("layout"), r.integer("format.version"), r.string("generation"),
-                new MetadataSchema(columns), r.longValue("samples"), r.longValue("payload.bytes"), objects,
-                properties);
+        return new Stored(new DatasetManifest(r.string("layout"), r.integer("format.version"),
+                r.string("generation"), new MetadataSchema(columns), r.longValue("samples"),
+                r.longValue("payload.bytes"), objects, properties), size);
     }
 
     private static byte[] toArray(ByteBuffer buffer) {
