@@ -8,13 +8,25 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.List;
 import java.util.Properties;
+import java.util.concurrent.locks.Lock;
+import java.util.concurrent.locks.ReadWriteLock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.function.Supplier;
 
 import org.gaul.s3proxy.AuthenticationType;
 import org.gaul.s3proxy.S3Proxy;
 import org.jclouds.ContextBuilder;
 import org.jclouds.blobstore.BlobStore;
 import org.jclouds.blobstore.BlobStoreContext;
+import org.jclouds.blobstore.domain.Blob;
+import org.jclouds.blobstore.domain.BlobMetadata;
+import org.jclouds.blobstore.domain.MultipartPart;
+import org.jclouds.blobstore.domain.MultipartUpload;
+import org.jclouds.blobstore.options.CopyOptions;
+import org.jclouds.blobstore.options.GetOptions;
+import org.jclouds.blobstore.options.PutOptions;
 import org.jclouds.blobstore.util.ForwardingBlobStore;
 import org.gaul.s3proxy.nio2blob.FilesystemNio2BlobApiMetadata;
 import org.jclouds.filesystem.reference.FilesystemConstants;
@@ -88,7 +100,7 @@ public final class EmbeddedS3Server implements AutoCloseable {
                 .overrides(overrides)
                 .build(BlobStoreContext.class);
         S3Proxy proxy = S3Proxy.builder()
-                .blobStore(new S3DeleteSemantics(context.getBlobStore()))
+                .blobStore(new S3Semantics(context.getBlobStore()))
                 .endpoint(URI.create("http://127.0.0.1:0"))
                 .awsAuthentication(AuthenticationType.AWS_V2_OR_V4, ACCESS_KEY, SECRET_KEY)
                 // The CRT client sends headers s3proxy does not know (x-amz-mp-object-size on multipart uploads).
@@ -176,23 +188,96 @@ public final class EmbeddedS3Server implements AutoCloseable {
     }
 
     /**
-     * Deleting a key that is only a prefix of other keys ({@code a/b} when {@code a/b/c} exists) deletes nothing
+     * The two places where s3proxy's filesystem store behaves unlike S3, made to behave like it.
+     *
+     * <p>Overwrites are atomic on S3: a GET sees the old object or the new one. The nio2 store reads an object's
+     * size and ETag from the file's attributes and opens the file afterwards, by path; an overwrite renamed into
+     * place in between gives one version's length with the other's bytes. Reads of a key therefore hold a read
+     * lock until the file is open (an open file keeps its bytes when it is replaced), and writes of it hold the
+     * write lock. Locks are striped by key: a read waits only for a write of a key in its stripe.
+     *
+     * <p>Deleting a key that is only a prefix of other keys ({@code a/b} when {@code a/b/c} exists) deletes nothing
      * and succeeds on S3; the filesystem store fails it with a 500, as {@code a/b} is a non-empty directory.
      */
-    private static final class S3DeleteSemantics extends ForwardingBlobStore {
-        S3DeleteSemantics(BlobStore delegate) {
+    private static final class S3Semantics extends ForwardingBlobStore {
+        private static final int STRIPES = 256;
+
+        private final ReadWriteLock[] locks = new ReadWriteLock[STRIPES];
+
+        S3Semantics(BlobStore delegate) {
             super(delegate);
+            for (int i = 0; i < STRIPES; i++) {
+                locks[i] = new ReentrantReadWriteLock();
+            }
+        }
+
+        private ReadWriteLock lockFor(String container, String name) {
+            return locks[Math.floorMod(31 * container.hashCode() + name.hashCode(), STRIPES)];
+        }
+
+        private <T> T locked(Lock lock, Supplier<T> action) {
+            lock.lock();
+            try {
+                return action.get();
+            } finally {
+                lock.unlock();
+            }
+        }
+
+        @Override
+        public Blob getBlob(String container, String name) {
+            return locked(lockFor(container, name).readLock(), () -> super.getBlob(container, name));
+        }
+
+        @Override
+        public Blob getBlob(String container, String name, GetOptions options) {
+            return locked(lockFor(container, name).readLock(), () -> super.getBlob(container, name, options));
+        }
+
+        @Override
+        public BlobMetadata blobMetadata(String container, String name) {
+            return locked(lockFor(container, name).readLock(), () -> super.blobMetadata(container, name));
+        }
+
+        @Override
+        public String putBlob(String container, Blob blob) {
+            String name = blob.getMetadata().getName();
+            return locked(lockFor(container, name).writeLock(), () -> super.putBlob(container, blob));
+        }
+
+        @Override
+        public String putBlob(String container, Blob blob, PutOptions options) {
+            String name = blob.getMetadata().getName();
+            return locked(lockFor(container, name).writeLock(), () -> super.putBlob(container, blob, options));
+        }
+
+        @Override
+        public String completeMultipartUpload(MultipartUpload upload, List<MultipartPart> parts) {
+            return locked(lockFor(upload.containerName(), upload.blobName()).writeLock(),
+                    () -> super.completeMultipartUpload(upload, parts));
+        }
+
+        @Override
+        public String copyBlob(String fromContainer, String fromName, String toContainer, String toName,
+                CopyOptions options) {
+            // The store reads the source through its own getBlob: only the target needs guarding here, and
+            // taking one lock only cannot deadlock.
+            return locked(lockFor(toContainer, toName).writeLock(),
+                    () -> super.copyBlob(fromContainer, fromName, toContainer, toName, options));
         }
 
         @Override
         public void removeBlob(String container, String name) {
-            try {
-                super.removeBlob(container, name);
-            } catch (RuntimeException e) {
-                if (blobExists(container, name)) {
-                    throw e;
+            locked(lockFor(container, name).writeLock(), () -> {
+                try {
+                    super.removeBlob(container, name);
+                } catch (RuntimeException e) {
+                    if (delegate().blobExists(container, name)) {
+                        throw e;
+                    }
                 }
-            }
+                return null;
+            });
         }
 
         @Override

@@ -21,6 +21,7 @@ import java.util.Collection;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.Iterator;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.Set;
@@ -117,6 +118,12 @@ public final class S3Backend implements ObjectBackend {
     static final int CRT_INTERNAL_RETRIES = 1;
     static final int LIST_PAGE_SIZE = 1000;
     static final int DELETE_BATCH_SIZE = 1000;
+
+    /**
+     * How often a read of several parts that raced an overwrite is read again. Each try fails only if an overwrite
+     * lands within its few milliseconds; eight in a row means the key is rewritten without pause.
+     */
+    static final int VERSION_MIX_RETRIES = 8;
     static final int UPLOAD_PARTS_IN_FLIGHT = 4;
     static final int MAX_PARTS = 10_000;
 
@@ -188,6 +195,17 @@ public final class S3Backend implements ObjectBackend {
                 return EMPTY;
             });
         }
+        return readRangeInParts(key, fullKey, range, VERSION_MIX_RETRIES)
+                .exceptionallyCompose(failure -> whenInvalidRange(failure, key, fullKey, range));
+    }
+
+    /**
+     * One GET per part, all in flight at once. A range longer than a part could mix two versions of an object
+     * overwritten meanwhile; the parts' ETags tell, and a mix is read again (S3 overwrites are rare next to reads,
+     * so pinning every read to its first part's ETag would cost a round trip for nothing).
+     */
+    private CompletableFuture<ByteBuffer> readRangeInParts(String key, String fullKey, ByteRange range,
+            int retriesLeft) {
         ByteBuffer buffer = ByteBuffer.allocate((int) range.length());
         List<CompletableFuture<GetObjectResponse>> parts = new ArrayList<>();
         for (long offset = range.offset(); offset < range.end(); offset += shared.options.partSize()) {
@@ -196,16 +214,36 @@ public final class S3Backend implements ObjectBackend {
             parts.add(readPart(RequestKind.RANGE_GET, key, fullKey, range, part, null,
                     response -> checkedSlice(key, range, part, response, buffer, at)));
         }
-        return allOf(parts)
-                .thenApply(ignored -> buffer.asReadOnlyBuffer())
-                .exceptionallyCompose(failure -> whenInvalidRange(failure, key, fullKey, range));
+        return allOf(parts).thenCompose(ignored -> {
+            Set<String> versions = new LinkedHashSet<>();
+            for (CompletableFuture<GetObjectResponse> part : parts) {
+                versions.add(String.valueOf(part.join().eTag()));
+            }
+            if (versions.size() == 1) {
+                return CompletableFuture.completedFuture(buffer.asReadOnlyBuffer());
+            }
+            if (retriesLeft == 0) {
+                throw new StorageException("Cannot read range " + range + " of " + describe(fullKey, null)
+                        + ": it was overwritten while being read, " + (VERSION_MIX_RETRIES + 1)
+                        + " times in a row (its parts came from versions " + versions + ")");
+            }
+            LOG.debug("Parts of {} of {} came from versions {}; reading it again", range, fullKey, versions);
+            return readRangeInParts(key, fullKey, range, retriesLeft - 1);
+        });
     }
 
-    /** The first part with a range, then the rest pinned to the first part's ETag. */
+    /**
+     * The first part with a range, then the rest pinned to the first part's ETag; an overwrite in between (412 on
+     * a later part) starts the read again, up to {@value #VERSION_MIX_RETRIES} times.
+     */
     @Override
     public CompletableFuture<ByteBuffer> readAllAsync(String key) {
         String fullKey = shared.location.fullKey(key);
         checkOpen();
+        return readAllInParts(key, fullKey, VERSION_MIX_RETRIES);
+    }
+
+    private CompletableFuture<ByteBuffer> readAllInParts(String key, String fullKey, int retriesLeft) {
         long partSize = shared.options.partSize();
         ByteRange first = ByteRange.of(0, partSize);
         AtomicReference<ByteBuffer> whole = new AtomicReference<>();
@@ -230,6 +268,10 @@ public final class S3Backend implements ObjectBackend {
             }
             return allOf(rest).thenApply(ignored -> buffer.asReadOnlyBuffer());
         }).exceptionallyCompose(failure -> {
+            if (Retrier.unwrap(failure) instanceof S3Errors.ObjectChanged && retriesLeft > 0) {
+                LOG.debug("{} was overwritten while being read whole; reading it again", fullKey);
+                return readAllInParts(key, fullKey, retriesLeft - 1);
+            }
             if (Retrier.unwrap(failure) instanceof S3Errors.InvalidRange) {
                 // A range GET of an empty object is 416: ask for the size to tell "empty" from "changed".
                 return sizeAsync(key, fullKey).thenApply(size -> {

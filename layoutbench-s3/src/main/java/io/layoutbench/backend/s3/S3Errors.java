@@ -48,6 +48,15 @@ final class S3Errors {
         }
     }
 
+    /** The store answered 412 to a read pinned to an ETag: the object was overwritten since its first part. */
+    static final class ObjectChanged extends StorageException {
+        private static final long serialVersionUID = 1L;
+
+        ObjectChanged(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
+
     /** An attempt took longer than the attempt timeout and was cancelled. */
     static final class AttemptTimeout extends TimeoutException {
         private static final long serialVersionUID = 1L;
@@ -122,7 +131,7 @@ final class S3Errors {
             return new TransientStorageException(what + ": " + detail, e, false);
         }
         if (status == 412) {
-            return new StorageException(what + ": the object changed while it was being read (" + detail + ")", e);
+            return new ObjectChanged(what + ": the object changed while it was being read (" + detail + ")", e);
         }
         return new StorageException(what + ": " + detail, e);
     }
