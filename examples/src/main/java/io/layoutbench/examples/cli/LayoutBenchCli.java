@@ -39,6 +39,7 @@ import java.util.concurrent.ExecutionException;
             QueryCommand.class,
             AdviseCommand.class,
             io.layoutbench.examples.fac.FacCommand.class,
+            io.layoutbench.examples.fusion.FusionCommand.class,
             CommandLine.HelpCommand.class},
         footer = {"", "Run 'layoutbench COMMAND --help' for the options of a command."})
 public final class LayoutBenchCli implements Callable<Integer> {

@@ -255,20 +255,7 @@ final class PartFile {
             if (stats.isEmpty()) {
                 continue;
             }
-            ColumnStats s = stats.get();
-            long nulls = s.hasNullCount() ? s.nullCount() : ColumnStatistics.UNKNOWN_COUNT;
-            Object max = s.max();
-            if (s.hasBounds() && s.type() == ColumnType.DOUBLE) {
-                max = Double.NaN;   // Parquet statistics leave NaN out; NaN is the largest value here
-            }
-            ColumnStatistics column;
-            if (s.hasBounds()) {
-                column = ColumnStatistics.of(s.min(), max, nulls);
-            } else if (nulls == rowGroup.rowCount()) {
-                column = ColumnStatistics.of(null, null, nulls);   // only NULLs
-            } else {
-                column = ColumnStatistics.unknown();
-            }
+            ColumnStatistics column = stats.get().toColumnStatistics(rowGroup.rowCount());
             columns.put(metadataColumns.get(i).name(), column);
         }
         return new GroupStatistics(rowGroup.rowCount(), columns);

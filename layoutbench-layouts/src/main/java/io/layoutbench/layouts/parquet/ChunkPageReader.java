@@ -14,6 +14,7 @@ import org.apache.parquet.column.page.PageReader;
 import org.apache.parquet.format.DataPageHeader;
 import org.apache.parquet.format.DataPageHeaderV2;
 import org.apache.parquet.format.PageHeader;
+import org.apache.parquet.format.PageType;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 
 /**
@@ -30,11 +31,8 @@ final class ChunkPageReader implements PageReader {
      * @param chunk  the chunk's bytes, position 0 at {@code info.byteRange().offset()}
      * @param where  "column X of row group N of KEY", for errors
      */
-    ChunkPageReader(ByteBuffer chunk, ColumnChunkInfo info, String where) {
-        if (info.codec() != CompressionCodecName.UNCOMPRESSED) {
-            throw new ParquetFormatException("Cannot decode " + where + ": its pages are " + info.codec()
-                    + "-compressed; only UNCOMPRESSED pages are read (no codec libraries are bundled)");
-        }
+    ChunkPageReader(ByteBuffer chunk, ColumnChunkInfo info, PageDecompressor decompressor, String where) {
+        boolean compressed = info.codec() != CompressionCodecName.UNCOMPRESSED;
         long chunkOffset = info.byteRange().offset();
         DictionaryPage dictionary = null;
         long values = 0;
@@ -43,8 +41,14 @@ final class ChunkPageReader implements PageReader {
         while (position < limit) {
             PageHeaders.Parsed parsed = PageHeaders.read(chunk, position, limit, chunkOffset, where);
             PageHeader header = parsed.header();
-            BytesInput data = bytes(chunk, parsed.dataStart(), parsed.dataEnd() - parsed.dataStart());
             long pageOffset = chunkOffset + position;
+            int stored = parsed.dataEnd() - parsed.dataStart();
+            boolean wholePageCompressed = compressed && (header.getType() == PageType.DATA_PAGE
+                    || header.getType() == PageType.DICTIONARY_PAGE);
+            BytesInput data = !wholePageCompressed
+                    ? bytes(chunk, parsed.dataStart(), stored)
+                    : decompress(decompressor, info, chunk, parsed.dataStart(), stored,
+                            header.getUncompressed_page_size(), pageOffset, where);
             switch (header.getType()) {
                 case DICTIONARY_PAGE -> {
                     if (dictionary != null || !dataPages.isEmpty()) {
@@ -74,11 +78,16 @@ final class ChunkPageReader implements PageReader {
                                 + (parsed.dataEnd() - parsed.dataStart()) + " bytes of data");
                     }
                     int start = parsed.dataStart();
+                    int levels = repetition + definition;
+                    // V2 pages compress only their values, and say whether they did.
+                    BytesInput pageValues = compressed && (!page.isSetIs_compressed() || page.isIs_compressed())
+                            ? decompress(decompressor, info, chunk, start + levels, dataLength,
+                                    header.getUncompressed_page_size() - levels, pageOffset, where)
+                            : bytes(chunk, start + levels, dataLength);
                     dataPages.add(DataPageV2.uncompressed(page.getNum_rows(), page.getNum_nulls(),
                             page.getNum_values(), bytes(chunk, start, repetition),
                             bytes(chunk, start + repetition, definition),
-                            encoding(page.getEncoding(), pageOffset, where),
-                            bytes(chunk, start + repetition + definition, dataLength), null));
+                            encoding(page.getEncoding(), pageOffset, where), pageValues, null));
                     values += page.getNum_values();
                 }
                 default -> {
@@ -108,6 +117,25 @@ final class ChunkPageReader implements PageReader {
     @Override
     public DataPage readPage() {
         return dataPages.poll();
+    }
+
+    private static BytesInput decompress(PageDecompressor decompressor, ColumnChunkInfo info, ByteBuffer chunk,
+            int start, int length, int uncompressedSize, long pageOffset, String where) {
+        ByteBuffer page;
+        try {
+            page = decompressor.decompress(info.codec(), chunk.slice(start, length), uncompressedSize);
+        } catch (ParquetFormatException e) {
+            throw new ParquetFormatException("Cannot decompress the page at offset " + pageOffset + " of " + where
+                    + ": " + e.getMessage(), e);
+        } catch (RuntimeException e) {
+            throw new ParquetFormatException("Cannot decompress the " + info.codec() + " page at offset " + pageOffset
+                    + " of " + where + " (" + length + " bytes to " + uncompressedSize + "): " + e, e);
+        }
+        if (page.remaining() != uncompressedSize) {
+            throw new ParquetFormatException("The " + info.codec() + " page at offset " + pageOffset + " of " + where
+                    + " decompressed to " + page.remaining() + " bytes but its header says " + uncompressedSize);
+        }
+        return BytesInput.from(page);
     }
 
     private static BytesInput bytes(ByteBuffer chunk, int start, int length) {

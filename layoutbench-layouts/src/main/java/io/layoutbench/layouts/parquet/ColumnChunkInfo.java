@@ -23,6 +23,10 @@ import org.apache.parquet.hadoop.metadata.CompressionCodecName;
  * @param hasDictionaryPage whether the chunk starts with a dictionary page
  * @param valueCount       number of values (rows, for a flat column), nulls included
  * @param codec            compression of the pages
+ * @param uncompressedSize the pages' size before compression (headers included), as the footer says
+ * @param decodedSize      the values' size once decoded, PLAIN-encoded: the width times the value count for
+ *                         fixed-width types; for BYTE_ARRAY 4 bytes per value plus the footer's unencoded byte count
+ *                         (its size statistics), or the uncompressed size when the footer has none
  * @param stats            min, max and null count of the chunk, when written
  * @param offsetIndexRange where the chunk's offset index (page locations) lies, when written
  * @param columnIndexRange where the chunk's column index (page min/max) lies, when written
@@ -35,6 +39,8 @@ public record ColumnChunkInfo(
         boolean hasDictionaryPage,
         long valueCount,
         CompressionCodecName codec,
+        long uncompressedSize,
+        long decodedSize,
         Optional<ColumnStats> stats,
         Optional<ByteRange> offsetIndexRange,
         Optional<ByteRange> columnIndexRange) {
@@ -46,5 +52,18 @@ public record ColumnChunkInfo(
         requireNonNull(stats, "stats is null");
         requireNonNull(offsetIndexRange, "offsetIndexRange is null");
         requireNonNull(columnIndexRange, "columnIndexRange is null");
+        if (uncompressedSize < 0 || decodedSize < 0) {
+            throw new IllegalArgumentException("Column chunk " + column + " has a negative size: uncompressed "
+                    + uncompressedSize + ", decoded " + decodedSize);
+        }
+    }
+
+    /**
+     * How many times larger the decoded values are than the stored chunk: encoding (dictionaries, run lengths) and
+     * compression together, as the Fusion paper's compressibility (TPC-H lineitem's chunks reach 63); 1 for an
+     * empty chunk.
+     */
+    public double compressibility() {
+        return byteRange.length() == 0 ? 1.0 : (double) decodedSize / byteRange.length();
     }
 }

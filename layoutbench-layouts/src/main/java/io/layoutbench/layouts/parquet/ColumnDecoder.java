@@ -39,8 +39,8 @@ abstract sealed class ColumnDecoder extends PrimitiveConverter {
 
     /** Decodes {@code chunk} (the bytes of {@code info}) into rows {@code [firstRow, firstRow + valueCount)}. */
     void decode(ByteBuffer chunk, ColumnChunkInfo info, long firstRow, ColumnDescriptor descriptor,
-            VersionParser.ParsedVersion writerVersion, String where) {
-        ChunkPageReader pages = new ChunkPageReader(chunk, info, where);
+            VersionParser.ParsedVersion writerVersion, PageDecompressor decompressor, String where) {
+        ChunkPageReader pages = new ChunkPageReader(chunk, info, decompressor, where);
         try {
             ColumnReaderImpl reader = new ColumnReaderImpl(descriptor, pages, this, writerVersion);
             int maxDefinition = descriptor.getMaxDefinitionLevel();

@@ -1,6 +1,7 @@
 package io.layoutbench.layouts.parquet;
 
 import io.layoutbench.api.dataset.ColumnType;
+import io.layoutbench.api.predicate.ColumnStatistics;
 
 /**
  * Bounds of the values of a column chunk or of one page, for pruning: every non-null value {@code v} satisfies
@@ -41,5 +42,20 @@ public record ColumnStats(ColumnType type, Object min, Object max, long nullCoun
     /** Whether the null count is known. */
     public boolean hasNullCount() {
         return nullCount >= 0;
+    }
+
+    /**
+     * These statistics as the predicate language's pruning reads them, for a chunk of {@code rowCount} rows. The
+     * maximum of a DOUBLE chunk is taken as NaN, the largest value there: Parquet statistics leave NaN out.
+     */
+    public ColumnStatistics toColumnStatistics(long rowCount) {
+        long nulls = hasNullCount() ? nullCount : ColumnStatistics.UNKNOWN_COUNT;
+        if (hasBounds()) {
+            return ColumnStatistics.of(min, type == ColumnType.DOUBLE ? Double.NaN : max, nulls);
+        }
+        if (nulls == rowCount) {
+            return ColumnStatistics.of(null, null, nulls);   // only NULLs
+        }
+        return ColumnStatistics.unknown();
     }
 }

@@ -232,8 +232,8 @@ public final class ParquetFooter {
         return pageIndexRange;
     }
 
-    /** The Parquet schema, for decoding pages. */
-    MessageType messageType() {
+    /** The file's schema as parquet-column describes it: for decoders of its pages. */
+    public MessageType messageType() {
         return messageType;
     }
 
@@ -296,6 +296,11 @@ public final class ParquetFooter {
                     column.required() ? Type.Repetition.REQUIRED : Type.Repetition.OPTIONAL);
             if (column.type().orElse(null) == ColumnType.STRING) {
                 field = field.as(LogicalTypeAnnotation.stringType());
+            }
+            boolean date = (element.isSetLogicalType() && element.getLogicalType().isSetDATE())
+                    || element.getConverted_type() == ConvertedType.DATE;
+            if (date && column.physicalType() == PrimitiveTypeName.INT32) {
+                field = field.as(LogicalTypeAnnotation.dateType());
             }
             if (column.physicalType() == PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY) {
                 field = field.length(element.getType_length());
@@ -373,7 +378,23 @@ public final class ParquetFooter {
             }
         }
         return new ColumnChunkInfo(column.name(), column.index(), range, dataPageOffset, hasDictionary,
-                metadata.getNum_values(), codec, stats, offsetIndex, columnIndex);
+                metadata.getNum_values(), codec, metadata.getTotal_uncompressed_size(), decodedSize(column, metadata),
+                stats, offsetIndex, columnIndex);
+    }
+
+    private static long decodedSize(ParquetColumn column, ColumnMetaData metadata) {
+        long values = metadata.getNum_values();
+        return switch (column.physicalType()) {
+            case BOOLEAN -> values;
+            case INT32, FLOAT -> 4 * values;
+            case INT64, DOUBLE -> 8 * values;
+            case INT96 -> 12 * values;
+            case FIXED_LEN_BYTE_ARRAY -> metadata.getTotal_uncompressed_size();
+            case BINARY -> metadata.isSetSize_statistics()
+                    && metadata.getSize_statistics().isSetUnencoded_byte_array_data_bytes()
+                    ? 4 * values + metadata.getSize_statistics().getUnencoded_byte_array_data_bytes()
+                    : metadata.getTotal_uncompressed_size();
+        };
     }
 
     private static Optional<ColumnStats> chunkStats(ParquetColumn column, Statistics statistics) {

@@ -53,13 +53,7 @@ public final class ParquetObject {
     private ParquetObject(BackendInputFile file) {
         this.file = requireNonNull(file, "file is null");
         this.footer = ParquetFooter.read(file);
-        VersionParser.ParsedVersion version;
-        try {
-            version = VersionParser.parse(footer.createdBy());
-        } catch (RuntimeException | VersionParser.VersionParseException e) {
-            version = null;   // only used to work around bugs of old writers
-        }
-        this.writerVersion = version;
+        this.writerVersion = writerVersion(footer);
         this.pageIndexes = new ConcurrentHashMap<>();
     }
 
@@ -181,7 +175,7 @@ public final class ParquetObject {
             for (int c = 0; c < columns.size(); c++) {
                 ColumnChunkInfo chunk = rowGroup.columns().get(columns.get(c).index());
                 decoders.get(c).decode(chunks.get(c), chunk, rowGroup.firstRow(), descriptors.get(c), writerVersion,
-                        where(rowGroup.index(), chunk.column()));
+                        PageDecompressor.NONE, where(rowGroup.index(), chunk.column()));
             }
         }
         return new MetadataColumns(rowCount, decoders.stream().map(ColumnDecoder::finish).toList());
@@ -209,7 +203,7 @@ public final class ParquetObject {
                         ColumnChunkInfo chunk = group.columns().get(columns.get(c).index());
                         ColumnDecoder decoder = ColumnDecoder.create(columns.get(c), rowCount);
                         decoder.decode(chunks.get(c), chunk, 0, descriptors.get(c), writerVersion,
-                                where(group.index(), chunk.column()));
+                                PageDecompressor.NONE, where(group.index(), chunk.column()));
                         values.add(decoder.finish());
                     }
                     return new MetadataColumns(rowCount, values);
@@ -228,6 +222,50 @@ public final class ParquetObject {
             columns.add(column);
         }
         return columns;
+    }
+
+    /**
+     * Decodes one column chunk that was fetched elsewhere: {@code chunk} holds exactly the bytes of
+     * {@code footer.rowGroup(rowGroup).column(column).byteRange()}. Values are indexed by row within the row group.
+     * For code that holds chunks without the object, such as a storage node that holds a block of it.
+     *
+     * <pre>{@code
+     * ColumnChunkInfo info = footer.rowGroup(2).column("l_quantity");
+     * ColumnValues quantities = ParquetObject.decodeChunk(footer, 2, "l_quantity", blockSlice, snappy);
+     * }</pre>
+     *
+     * @throws ParquetFormatException naming the row group, column and offset when the chunk cannot be decoded
+     * @throws IllegalArgumentException if the column does not exist or is a blob column
+     */
+    public static ColumnValues decodeChunk(ParquetFooter footer, int rowGroup, String column, ByteBuffer chunk,
+            PageDecompressor decompressor) {
+        requireNonNull(chunk, "chunk is null");
+        requireNonNull(decompressor, "decompressor is null");
+        ParquetColumn parquetColumn = footer.column(column);
+        if (parquetColumn.type().isEmpty()) {
+            throw new IllegalArgumentException("Column " + parquetColumn.name() + " of " + footer.key() + " is "
+                    + parquetColumn.physicalType() + " with no metadata type (a blob column?); read it with "
+                    + "BlobReader");
+        }
+        RowGroupInfo group = footer.rowGroup(rowGroup);
+        ColumnChunkInfo info = group.columns().get(parquetColumn.index());
+        String where = "column " + info.column() + " of row group " + rowGroup + " of " + footer.key();
+        if (chunk.remaining() != info.byteRange().length()) {
+            throw new ParquetFormatException("Cannot decode " + where + ": got " + chunk.remaining()
+                    + " bytes but the chunk is " + info.byteRange().length() + " bytes at " + info.byteRange());
+        }
+        ColumnDescriptor descriptor = footer.messageType().getColumnDescription(new String[] {parquetColumn.name()});
+        ColumnDecoder decoder = ColumnDecoder.create(parquetColumn, Math.toIntExact(group.rowCount()));
+        decoder.decode(chunk, info, 0, descriptor, writerVersion(footer), decompressor, where);
+        return decoder.finish();
+    }
+
+    private static VersionParser.ParsedVersion writerVersion(ParquetFooter footer) {
+        try {
+            return VersionParser.parse(footer.createdBy());
+        } catch (RuntimeException | VersionParser.VersionParseException e) {
+            return null;   // only used to work around bugs of old writers
+        }
     }
 
     @Override

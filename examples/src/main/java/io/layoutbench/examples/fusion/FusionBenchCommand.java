@@ -1,0 +1,253 @@
+package io.layoutbench.examples.fusion;
+
+import io.layoutbench.api.backend.ObjectBackend;
+import io.layoutbench.api.dataset.ColumnType;
+import io.layoutbench.api.predicate.ColumnarTable;
+import io.layoutbench.backend.file.FileBackend;
+import io.layoutbench.fusion.evaluation.TpchParquet;
+import io.layoutbench.fusion.pushdown.ClusterModel;
+import io.layoutbench.fusion.pushdown.PushdownEngine;
+import io.layoutbench.fusion.pushdown.PushdownMode;
+import io.layoutbench.fusion.pushdown.PushdownReport;
+import io.layoutbench.fusion.pushdown.PushdownResult;
+import io.layoutbench.fusion.store.FacBackend;
+import io.layoutbench.fusion.store.FacOptions;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code fusion bench}: the Fusion paper's evaluation of query pushdown on TPC-H lineitem, Fusion against the
+ * baseline (fixed-size blocks reassembled at the coordinator), side by side in one run.
+ */
+@Command(name = "bench", mixinStandardHelpOptions = true,
+        description = {"Fusion against the baseline on TPC-H lineitem (Snappy, dictionary): SELECT col FROM lineitem "
+                + "WHERE col < v at 1% selectivity for every column; a selectivity sweep on l_extendedprice and "
+                + "l_linestatus (the paper's columns 5 and 9); the filter and projection of TPC-H Q1 and Q6. Median "
+                + "and p99 modelled latency over --runs runs, and the bytes that crossed the network.",
+            "Both stores are RS(9,6) over nine directories; Fusion's with FAC (no chunk split), the baseline's with "
+                    + "fixed blocks. Storage nodes run in-process, timed one operation at a time; the network is "
+                    + "modelled (--link-gbps, --rpc-micros)."})
+final class FusionBenchCommand implements Callable<Integer> {
+
+    private static final String KEY = "tpch/lineitem.parquet";
+    private static final List<Double> SWEEP = List.of(0.01, 0.05, 0.10, 0.25, 0.50, 0.75, 1.00);
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--scale-factor", defaultValue = "1", description = "TPC-H scale factor (default: ${DEFAULT-VALUE}).")
+    double scaleFactor;
+
+    @Option(names = "--row-group-rows", defaultValue = "3000000",
+            description = "Rows per row group (default: ${DEFAULT-VALUE}, about 100 MB at SF 1).")
+    int rowGroupRows;
+
+    @Option(names = "--runs", defaultValue = "20", description = "Measured runs per query and system "
+            + "(default: ${DEFAULT-VALUE}), after two warm-up runs.")
+    int runs;
+
+    @Option(names = "--work-dir", defaultValue = "layoutbench-data/fusion",
+            description = "Where the Parquet file and the nodes' directories go (default: ${DEFAULT-VALUE}).")
+    Path workDir;
+
+    @Option(names = "--link-gbps", defaultValue = "25", description = "Link bandwidth of every machine "
+            + "(default: the paper's ${DEFAULT-VALUE}).")
+    double linkGbps;
+
+    @Option(names = "--rpc-micros", defaultValue = "100", description = "Cost of one RPC (default: ${DEFAULT-VALUE}).")
+    long rpcMicros;
+
+    @Option(names = "--markdown", paramLabel = "FILE", description = "Also write the tables to FILE.")
+    Path markdown;
+
+    @Option(names = "--only", description = "Run only: micro, sweep or tpch.")
+    String only;
+
+    @Override
+    public Integer call() throws IOException {
+        PrintWriter out = spec.commandLine().getOut();
+        Path file = workDir.resolve(String.format(Locale.ROOT, "lineitem-sf%s-rg%d.parquet",
+                trim(scaleFactor), rowGroupRows));
+        if (!Files.exists(file)) {
+            out.println("Generating TPC-H lineitem at SF " + trim(scaleFactor) + " into " + file + " ...");
+            out.flush();
+            TpchParquet.write("lineitem", scaleFactor, rowGroupRows, file);
+        }
+        out.printf(Locale.ROOT, "lineitem: %s, %.1f MB%n", file, Files.size(file) / 1e6);
+        ClusterModel network = new ClusterModel(linkGbps, Duration.ofNanos(rpcMicros * 1000));
+        StringBuilder tables = new StringBuilder();
+        try (FacBackend fusion = store(workDir.resolve("fusion-nodes"), FacOptions.defaults(), file);
+                FacBackend baseline = store(workDir.resolve("baseline-nodes"),
+                        FacOptions.builder().overheadBudget(0).build(), file)) {
+            out.printf(Locale.ROOT, "Fusion store: %s, extra overhead %.2f%%; baseline: %s, %d MiB blocks%n",
+                    fusion.manifest(KEY).strategy(), 100 * fusion.manifest(KEY).extraOverhead(),
+                    baseline.manifest(KEY).strategy(), FacOptions.defaults().fixedBlockSize() >> 20);
+            Bench bench = new Bench(new PushdownEngine(fusion, network), new PushdownEngine(baseline, network),
+                    out, tables);
+            long rows = bench.count();
+            if (only == null || only.equals("micro")) {
+                bench.header("Microbenchmark: SELECT col FROM lineitem WHERE col < v, about 1% of rows");
+                for (String column : columns(fusion)) {
+                    bench.run(column, "SELECT " + column + " FROM lineitem WHERE " + column + " < "
+                            + bench.quantile(column, 0.01, rows), rows);
+                }
+            }
+            if (only == null || only.equals("sweep")) {
+                for (String column : List.of("l_extendedprice", "l_linestatus")) {
+                    bench.header("Selectivity sweep on " + column);
+                    for (double selectivity : SWEEP) {
+                        String where = selectivity >= 1.0 ? "" : " WHERE l_extendedprice < "
+                                + bench.quantile("l_extendedprice", selectivity, rows);
+                        bench.run(column + " at " + Math.round(selectivity * 100) + "%",
+                                "SELECT " + column + " FROM lineitem" + where, rows);
+                    }
+                }
+            }
+            if (only == null || only.equals("tpch")) {
+                bench.header("TPC-H (filter and projection pushed; GROUP BY and sums on the coordinator)");
+                bench.run("Q1", "SELECT l_returnflag, l_linestatus, l_quantity, l_extendedprice, l_discount, l_tax "
+                        + "FROM lineitem WHERE l_shipdate <= '1998-09-02'", rows);
+                bench.run("Q6", "SELECT l_extendedprice, l_discount FROM lineitem WHERE l_shipdate >= '1994-01-01' "
+                        + "AND l_shipdate < '1995-01-01' AND l_discount >= 0.05 AND l_discount <= 0.07 "
+                        + "AND l_quantity < 24", rows);
+            }
+        }
+        if (markdown != null) {
+            Files.writeString(markdown, tables.toString());
+            out.println("Wrote " + markdown);
+        }
+        return 0;
+    }
+
+    private static List<String> columns(FacBackend store) {
+        ColumnarTable one = new PushdownEngine(store, ClusterModel.paper())
+                .execute(KEY, "SELECT * FROM lineitem LIMIT 1", PushdownMode.BASELINE).rows();
+        return one.schema().columns().stream().map(c -> c.name()).toList();
+    }
+
+    private static FacBackend store(Path dir, FacOptions options, Path file) {
+        List<ObjectBackend> nodes = new ArrayList<>();
+        for (int i = 0; i < 9; i++) {
+            nodes.add(new FileBackend(dir.resolve("node-" + i)));
+        }
+        FacBackend store = FacBackend.create(nodes, options, true);
+        if (!store.exists(KEY) || store.size(KEY) != sizeOf(file)) {
+            store.put(KEY, file);
+        }
+        return store;
+    }
+
+    private static long sizeOf(Path file) {
+        try {
+            return Files.size(file);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    private static String trim(double value) {
+        return value == Math.rint(value) ? Long.toString((long) value) : Double.toString(value);
+    }
+
+    /** Runs queries on both stores and prints one table row per query. */
+    private final class Bench {
+        private final PushdownEngine fusion;
+        private final PushdownEngine baseline;
+        private final PrintWriter out;
+        private final StringBuilder tables;
+
+        Bench(PushdownEngine fusion, PushdownEngine baseline, PrintWriter out, StringBuilder tables) {
+            this.fusion = fusion;
+            this.baseline = baseline;
+            this.out = out;
+            this.tables = tables;
+        }
+
+        long count() {
+            ColumnarTable count = fusion.execute(KEY, "SELECT COUNT(*) FROM lineitem", PushdownMode.FUSION).rows();
+            return count.getLong(0, 0);
+        }
+
+        /** A literal v such that about {@code fraction} of the rows have {@code column < v}, from a row sample. */
+        String quantile(String column, double fraction, long rows) {
+            long suppliers = Math.round(10_000 * scaleFactor);
+            if (column.equals("l_suppkey")) {
+                return Long.toString(Math.max(2, Math.round(suppliers * fraction) + 1));
+            }
+            // l_suppkey is uniform and independent of the other columns: a few of its values sample every row group.
+            long sampled = Math.max(1, Math.round(suppliers * 0.003));
+            ColumnarTable sample = fusion.execute(KEY, "SELECT " + column + " FROM lineitem WHERE l_suppkey <= "
+                    + sampled, PushdownMode.FUSION).rows();
+            Object[] values = new Object[sample.rowCount()];
+            for (int i = 0; i < values.length; i++) {
+                values[i] = sample.get(0, i);
+            }
+            Arrays.sort(values);
+            Object v = values[Math.min(values.length - 1, (int) Math.floor(fraction * values.length))];
+            return sample.schema().columns().get(0).type() == ColumnType.STRING ? "'" + ((String) v).replace("'", "''")
+                    + "'" : v.toString();
+        }
+
+        void header(String title) {
+            String head = "\n### " + title + "\n\n| query | selectivity | Fusion median ms | Fusion p99 ms | "
+                    + "baseline median ms | baseline p99 ms | median cut | p99 cut | Fusion MB | baseline MB | "
+                    + "traffic ratio | projections pushed / fetched |\n|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|";
+            out.println(head);
+            out.flush();
+            tables.append(head).append('\n');
+        }
+
+        void run(String name, String sql, long rows) {
+            for (int i = 0; i < 2; i++) {
+                fusion.execute(KEY, sql, PushdownMode.FUSION);
+                baseline.execute(KEY, sql, PushdownMode.BASELINE);
+            }
+            long[] fusionNanos = new long[runs];
+            long[] baselineNanos = new long[runs];
+            PushdownResult fused = null;
+            PushdownReport assembled = null;
+            for (int r = 0; r < runs; r++) {
+                fused = fusion.execute(KEY, sql, PushdownMode.FUSION);
+                fusionNanos[r] = fused.report().latency().toNanos();
+                assembled = baseline.execute(KEY, sql, PushdownMode.BASELINE).report();
+                baselineNanos[r] = assembled.latency().toNanos();
+            }
+            PushdownReport report = fused.report();
+            double fm = percentile(fusionNanos, 0.5);
+            double fp = percentile(fusionNanos, 0.99);
+            double bm = percentile(baselineNanos, 0.5);
+            double bp = percentile(baselineNanos, 0.99);
+            String row = String.format(Locale.ROOT, "| %s | %.2f%% | %.1f | %.1f | %.1f | %.1f | %.0f%% | %.0f%% | "
+                    + "%.2f | %.2f | %.1fx | %d / %d |", name, 100.0 * fused.rows().rowCount() / rows, fm / 1e6,
+                    fp / 1e6, bm / 1e6, bp / 1e6, 100 * (1 - fm / bm), 100 * (1 - fp / bp),
+                    report.networkBytes() / 1e6, assembled.networkBytes() / 1e6,
+                    (double) assembled.networkBytes() / report.networkBytes(), report.projectionsPushed(),
+                    report.projectionsFetched());
+            out.println(row);
+            out.flush();
+            tables.append(row).append('\n');
+        }
+
+        private static double percentile(long[] values, double p) {
+            long[] sorted = values.clone();
+            Arrays.sort(sorted);
+            int index = (int) Math.ceil(p * sorted.length) - 1;
+            return sorted[Math.max(0, Math.min(sorted.length - 1, index))];
+        }
+    }
+
+}
