@@ -52,8 +52,8 @@ final class FusionBenchCommand implements Callable<Integer> {
     @Option(names = "--scale-factor", defaultValue = "1", description = "TPC-H scale factor (default: ${DEFAULT-VALUE}).")
     double scaleFactor;
 
-    @Option(names = "--row-group-rows", defaultValue = "3000000",
-            description = "Rows per row group (default: ${DEFAULT-VALUE}, about 100 MB at SF 1).")
+    @Option(names = "--row-group-rows", defaultValue = "2000000",
+            description = "Rows per row group (default: ${DEFAULT-VALUE}: three row groups of about 69 MB at SF 1).")
     int rowGroupRows;
 
     @Option(names = "--runs", defaultValue = "20", description = "Measured runs per query and system "
@@ -102,16 +102,16 @@ final class FusionBenchCommand implements Callable<Integer> {
             if (only == null || only.equals("micro")) {
                 bench.header("Microbenchmark: SELECT col FROM lineitem WHERE col < v, about 1% of rows");
                 for (String column : columns(fusion)) {
-                    bench.run(column, "SELECT " + column + " FROM lineitem WHERE " + column + " < "
-                            + bench.quantile(column, 0.01, rows), rows);
+                    bench.run(column, "SELECT " + column + " FROM lineitem WHERE " + bench.below(column, 0.01),
+                            rows);
                 }
             }
             if (only == null || only.equals("sweep")) {
                 for (String column : List.of("l_extendedprice", "l_linestatus")) {
                     bench.header("Selectivity sweep on " + column);
                     for (double selectivity : SWEEP) {
-                        String where = selectivity >= 1.0 ? "" : " WHERE l_extendedprice < "
-                                + bench.quantile("l_extendedprice", selectivity, rows);
+                        String where = selectivity >= 1.0 ? ""
+                                : " WHERE " + bench.below("l_extendedprice", selectivity);
                         bench.run(column + " at " + Math.round(selectivity * 100) + "%",
                                 "SELECT " + column + " FROM lineitem" + where, rows);
                     }
@@ -182,13 +182,16 @@ final class FusionBenchCommand implements Callable<Integer> {
             return count.getLong(0, 0);
         }
 
-        /** A literal v such that about {@code fraction} of the rows have {@code column < v}, from a row sample. */
-        String quantile(String column, double fraction, long rows) {
+        /**
+         * {@code column < v}, with v the smallest sampled value above the {@code fraction} quantile, so that at least
+         * about {@code fraction} of the rows match (more on columns of few distinct values: l_linenumber < 2 is 25%).
+         * The sample is the rows of a few suppliers: l_suppkey is uniform and independent of the other columns.
+         */
+        String below(String column, double fraction) {
             long suppliers = Math.round(10_000 * scaleFactor);
             if (column.equals("l_suppkey")) {
-                return Long.toString(Math.max(2, Math.round(suppliers * fraction) + 1));
+                return column + " < " + Math.max(2, Math.round(suppliers * fraction) + 1);
             }
-            // l_suppkey is uniform and independent of the other columns: a few of its values sample every row group.
             long sampled = Math.max(1, Math.round(suppliers * 0.003));
             ColumnarTable sample = fusion.execute(KEY, "SELECT " + column + " FROM lineitem WHERE l_suppkey <= "
                     + sampled, PushdownMode.FUSION).rows();
@@ -197,9 +200,15 @@ final class FusionBenchCommand implements Callable<Integer> {
                 values[i] = sample.get(0, i);
             }
             Arrays.sort(values);
-            Object v = values[Math.min(values.length - 1, (int) Math.floor(fraction * values.length))];
-            return sample.schema().columns().get(0).type() == ColumnType.STRING ? "'" + ((String) v).replace("'", "''")
-                    + "'" : v.toString();
+            int at = Math.min(values.length - 1, (int) Math.floor(fraction * values.length));
+            Object quantile = values[at];
+            while (at < values.length && values[at].equals(quantile)) {
+                at++;
+            }
+            boolean string = sample.schema().columns().get(0).type() == ColumnType.STRING;
+            Object v = at < values.length ? values[at] : quantile;
+            String literal = string ? "'" + ((String) v).replace("'", "''") + "'" : v.toString();
+            return column + (at < values.length ? " < " : " <= ") + literal;
         }
 
         void header(String title) {

@@ -104,6 +104,8 @@ public final class PushdownEngine {
         private final PushdownMode mode;
         private final int nodeCount = store.nodes().size();
         private final List<ChunkDecision> decisions = new ArrayList<>();
+        /** Chunks a node decoded in the filter stage, kept by that node until the query ends. */
+        private final Map<String, ColumnValues> decodedOnNodes = new HashMap<>();
         private FacManifest manifest;
         private ObjectColumns columns;
         private Stage stage;
@@ -164,6 +166,7 @@ public final class PushdownEngine {
                 }
                 project(query, group, rows, fetched.get(group.index()), results, partials);
                 fetched.remove(group.index());   // decoded chunks are dropped row group by row group
+                decodedOnNodes.keySet().removeIf(id -> id.startsWith(group.index() + "/"));
             }
             finishStage();
 
@@ -232,13 +235,12 @@ public final class PushdownEngine {
             ColumnChunkInfo chunk = group.column(column);
             long request = REQUEST_HEADER_BYTES + predicate.toString().getBytes(StandardCharsets.UTF_8).length;
             long start = System.nanoTime();
-            NodeRead read = readOnNode(chunk);
-            ColumnValues values = columns.decode(group.index(), column, read.bytes());
-            RoaringBitmap matches = select(predicate, columns.table(Map.of(column, values),
+            NodeChunk decoded = decodeOnNode(group, column);
+            RoaringBitmap matches = select(predicate, columns.table(Map.of(column, decoded.values()),
                     Math.toIntExact(group.rowCount())));
             matches.runOptimize();
             long reply = matches.serializedSizeInBytes();
-            stage.nodeWork(read.node(), System.nanoTime() - start, request, reply, read.remoteBytes());
+            stage.nodeWork(decoded.node(), System.nanoTime() - start, request, reply, decoded.remoteBytes());
             decide(group.index(), column, "filter", 1.0, chunk.compressibility(), true, request + reply);
             return matches;
         }
@@ -300,10 +302,10 @@ public final class PushdownEngine {
             ColumnChunkInfo chunk = group.column(column);
             long request = REQUEST_HEADER_BYTES + rows.serializedSizeInBytes();
             long start = System.nanoTime();
-            NodeRead read = readOnNode(chunk);
-            ColumnValues values = columns.decode(group.index(), column, read.bytes());
-            ByteBuffer reply = ProjectedValues.encode(values, rows, isNarrow(column));
-            stage.nodeWork(read.node(), System.nanoTime() - start, request, reply.remaining(), read.remoteBytes());
+            NodeChunk decoded = decodeOnNode(group, column);
+            ByteBuffer reply = ProjectedValues.encode(decoded.values(), rows, isNarrow(column));
+            stage.nodeWork(decoded.node(), System.nanoTime() - start, request, reply.remaining(),
+                    decoded.remoteBytes());
             decide(group.index(), column, "project", selectivity, chunk.compressibility(), true,
                     request + reply.remaining());
             return reply;
@@ -314,11 +316,10 @@ public final class PushdownEngine {
             ColumnChunkInfo chunk = group.column(column);
             long request = REQUEST_HEADER_BYTES + rows.serializedSizeInBytes();
             long start = System.nanoTime();
-            NodeRead read = readOnNode(chunk);
-            ColumnValues values = columns.decode(group.index(), column, read.bytes());
-            AggregatePartial partial = AggregatePartial.of(values, rows, where);
-            stage.nodeWork(read.node(), System.nanoTime() - start, request, AggregatePartial.WIRE_BYTES,
-                    read.remoteBytes());
+            NodeChunk decoded = decodeOnNode(group, column);
+            AggregatePartial partial = AggregatePartial.of(decoded.values(), rows, where);
+            stage.nodeWork(decoded.node(), System.nanoTime() - start, request, AggregatePartial.WIRE_BYTES,
+                    decoded.remoteBytes());
             decide(group.index(), column, "aggregate", selectivity, chunk.compressibility(), true,
                     request + AggregatePartial.WIRE_BYTES);
             return partial;
@@ -329,6 +330,28 @@ public final class PushdownEngine {
         }
 
         // ---- reading chunks
+
+        /**
+         * The chunk decoded by the node that holds it. A node keeps what it decoded in the filter stage for the
+         * projection stage of the same query (Fusion's nodes decode it again; keeping it costs the node memory for
+         * the length of one query and saves a second read and decode).
+         */
+        private NodeChunk decodeOnNode(RowGroupInfo group, String column) {
+            ColumnChunkInfo chunk = group.column(column);
+            String id = group.index() + "/" + chunk.column();
+            ColumnValues kept = decodedOnNodes.get(id);
+            if (kept != null) {
+                return new NodeChunk(kept, homeNode(chunk.byteRange()), 0);
+            }
+            NodeRead read = readOnNode(chunk);
+            ColumnValues values = columns.decode(group.index(), column, read.bytes());
+            decodedOnNodes.put(id, values);
+            return new NodeChunk(values, read.node(), read.remoteBytes());
+        }
+
+        private int homeNode(ByteRange range) {
+            return piecesByNode(range).entrySet().stream().max(Map.Entry.comparingByValue()).orElseThrow().getKey();
+        }
 
         /** A chunk decoded at the coordinator after fetching it compressed; each chunk is fetched once per query. */
         private ColumnValues fetchChunk(RowGroupInfo group, String column, String operation, double selectivity,
@@ -361,7 +384,7 @@ public final class PushdownEngine {
          */
         private NodeRead readOnNode(ColumnChunkInfo chunk) {
             Map<Integer, Long> pieces = piecesByNode(chunk.byteRange());
-            int home = pieces.entrySet().stream().max(Map.Entry.comparingByValue()).orElseThrow().getKey();
+            int home = homeNode(chunk.byteRange());
             Read read = readCounted(chunk.byteRange());
             if (read.degraded()) {
                 return new NodeRead(read.bytes(), (home + 1) % nodeCount, read.fromNodes());
@@ -557,5 +580,8 @@ public final class PushdownEngine {
     }
 
     private record NodeRead(ByteBuffer bytes, int node, long remoteBytes) {
+    }
+
+    private record NodeChunk(ColumnValues values, int node, long remoteBytes) {
     }
 }

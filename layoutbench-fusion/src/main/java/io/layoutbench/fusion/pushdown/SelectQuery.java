@@ -18,7 +18,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * A query over one Parquet object, in the S3 Select subset of SQL: {@code SELECT items FROM name [WHERE predicate]},
+ * A query over one Parquet object, in the S3 Select subset of SQL: {@code SELECT items FROM name [WHERE predicate]
+ * [LIMIT n]},
  * where items are {@code *}, columns, or the aggregates {@code COUNT(*)}, {@code COUNT}, {@code SUM}, {@code MIN},
  * {@code MAX} and {@code AVG} of a column, and the predicate is the project's predicate language
  * ({@link Query}; a trailing {@code LIMIT n} is allowed). Columns and aggregates cannot be mixed: there is no GROUP
@@ -78,6 +79,11 @@ public record SelectQuery(List<SelectItem> items, String from, Query where) {
             throw new PredicateException("Expected FROM after the SELECT list of: " + sql);
         }
         int where = findKeyword(text, "WHERE", from + 4);
+        int predicateStart = where + 5;
+        if (where < 0) {
+            where = findKeyword(text, "LIMIT", from + 4);   // a bare LIMIT parses as the predicate language's
+            predicateStart = where;
+        }
         String selectList = text.substring(6, from).strip();
         String name = (where < 0 ? text.substring(from + 4) : text.substring(from + 4, where)).strip();
         if (!IDENTIFIER.matcher(name).matches()) {
@@ -85,7 +91,7 @@ public record SelectQuery(List<SelectItem> items, String from, Query where) {
                     + " but found '" + name + "' in: " + sql);
         }
         Query predicate = where < 0 ? Query.of(Expressions.alwaysTrue())
-                : parseWhere(text.substring(where + 5), schema, sql, where + 5);
+                : parseWhere(text.substring(predicateStart), schema, sql, predicateStart);
         return new SelectQuery(items(selectList, schema, sql), unquote(name), predicate);
     }
 

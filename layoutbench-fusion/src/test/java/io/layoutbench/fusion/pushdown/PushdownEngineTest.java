@@ -99,6 +99,7 @@ class PushdownEngineTest {
                 "SELECT * FROM lineitem WHERE l_partkey = 1234",
                 "SELECT l_suppkey FROM lineitem WHERE l_quantity > 49 AND l_shipinstruct LIKE 'DELIVER%'",
                 "SELECT l_orderkey FROM lineitem WHERE l_quantity < 5 LIMIT 10",
+                "SELECT l_orderkey, l_comment FROM lineitem LIMIT 3",
                 "SELECT l_quantity FROM lineitem WHERE l_orderkey < 0",
                 "SELECT l_returnflag, l_linestatus FROM lineitem WHERE l_receiptdate > '1998-11-01'",
                 "SELECT COUNT(*) FROM lineitem",
