@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.HashMap;
 import java.util.List;
 
@@ -103,12 +104,14 @@ public final class TpchParquet {
             List<TpchColumn<E>> columns = table.getColumns();
             MessageType schema = schema(table.getTableName(), columns);
             long rows = 0;
+            Path partial = file.resolveSibling(file.getFileName() + ".partial");
             try {
                 if (file.toAbsolutePath().getParent() != null) {
                     Files.createDirectories(file.toAbsolutePath().getParent());
                 }
-                Files.deleteIfExists(file);
-                try (ParquetWriter<E> writer = new Builder<>(new LocalOutputFile(file),
+                // Written aside and renamed when complete: an interrupted run leaves no truncated file behind.
+                Files.deleteIfExists(partial);
+                try (ParquetWriter<E> writer = new Builder<>(new LocalOutputFile(partial),
                         new EntityWriteSupport<>(schema, columns))
                         .withConf(new PlainParquetConfiguration())
                         .withCodecFactory(SnappyCodecFactory.INSTANCE)
@@ -125,8 +128,14 @@ public final class TpchParquet {
                         rows++;
                     }
                 }
+                Files.move(partial, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
                 return new Written(table.getTableName(), scaleFactor, rows, file, Files.size(file));
             } catch (IOException e) {
+                try {
+                    Files.deleteIfExists(partial);
+                } catch (IOException suppressed) {
+                    e.addSuppressed(suppressed);
+                }
                 throw new UncheckedIOException("Cannot write TPC-H " + table.getTableName() + " to " + file + ": "
                         + e.getMessage(), e);
             }
