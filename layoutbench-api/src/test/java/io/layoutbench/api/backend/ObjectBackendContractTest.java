@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.layoutbench.api.metrics.MetricsSnapshot;
 import io.layoutbench.api.metrics.QueryMetrics;
 import io.layoutbench.api.metrics.RequestKind;
+import io.layoutbench.api.testing.OverwriteRace;
 import io.layoutbench.api.testing.TestBytes;
 
 import java.io.ByteArrayInputStream;
@@ -410,39 +411,14 @@ public abstract class ObjectBackendContractTest {
     void readersSeeTheOldObjectOrTheNewOneNeverAMix() throws Exception {
         String key = "swap.bin";
         backend.put(key, TestBytes.of("version-a", 64 * 1024));
-        AtomicBoolean writing = new AtomicBoolean(true);
-        ExecutorService pool = Executors.newFixedThreadPool(4);
-        try {
-            Future<?> writer = pool.submit(() -> {
-                try {
-                    for (int i = 0; i < 40; i++) {
-                        boolean a = i % 2 == 1;
-                        backend.put(key, TestBytes.of(a ? "version-a" : "version-b", a ? 64 * 1024 : 48 * 1024));
-                    }
-                } finally {
-                    writing.set(false);
-                }
-            });
-            List<Future<Integer>> readers = new ArrayList<>();
-            for (int r = 0; r < 3; r++) {
-                readers.add(pool.submit(() -> {
-                    int reads = 0;
-                    while (writing.get() || reads == 0) {
-                        ByteBuffer got = backend.readAll(key);
-                        TestBytes.verify(got.remaining() == 64 * 1024 ? "version-a" : "version-b", 0, got);
-                        assertThat(got.remaining()).isIn(64 * 1024, 48 * 1024);
-                        reads++;
-                    }
-                    return reads;
-                }));
-            }
-            writer.get(60, TimeUnit.SECONDS);
-            for (Future<Integer> reader : readers) {
-                assertThat(reader.get(60, TimeUnit.SECONDS)).isPositive();
-            }
-        } finally {
-            pool.shutdownNow();
-        }
+        OverwriteRace.run(40, i -> {
+            boolean a = i % 2 == 0;
+            backend.put(key, TestBytes.of(a ? "version-a" : "version-b", a ? 64 * 1024 : 48 * 1024));
+        }, () -> {
+            ByteBuffer got = backend.readAll(key);
+            TestBytes.verify(got.remaining() == 64 * 1024 ? "version-a" : "version-b", 0, got);
+            assertThat(got.remaining()).isIn(64 * 1024, 48 * 1024);
+        });
     }
 
     @Test

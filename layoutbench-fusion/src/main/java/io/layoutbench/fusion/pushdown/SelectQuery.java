@@ -156,30 +156,31 @@ public record SelectQuery(List<SelectItem> items, String from, Query where) {
     /** Splits at commas outside quotes and parentheses. */
     private static List<String> splitTopLevel(String list) {
         List<String> parts = new ArrayList<>();
-        int depth = 0;
-        int start = 0;
-        char quote = 0;
-        for (int i = 0; i < list.length(); i++) {
-            char c = list.charAt(i);
-            if (quote != 0) {
-                quote = c == quote ? 0 : quote;
-            } else if (c == '\'' || c == '"') {
-                quote = c;
-            } else if (c == '(') {
-                depth++;
-            } else if (c == ')') {
-                depth--;
-            } else if (c == ',' && depth == 0) {
-                parts.add(list.substring(start, i));
-                start = i + 1;
+        int[] start = {0};
+        scanTopLevel(list, 0, i -> {
+            if (list.charAt(i) == ',') {
+                parts.add(list.substring(start[0], i));
+                start[0] = i + 1;
             }
-        }
-        parts.add(list.substring(start));
+            return false;
+        });
+        parts.add(list.substring(start[0]));
         return parts;
     }
 
     /** The position of {@code keyword} as a word outside quotes and parentheses, from {@code from}; -1 if none. */
     private static int findKeyword(String text, String keyword, int from) {
+        return scanTopLevel(text, from, i -> startsWithKeyword(text, i, keyword)
+                && (i == 0 || !isIdentifierPart(text.charAt(i - 1))));
+    }
+
+    /**
+     * Visits the positions of {@code text} from {@code from} that lie outside quotes and parentheses, until
+     * {@code stop} says so.
+     *
+     * @return the position {@code stop} accepted, or -1
+     */
+    private static int scanTopLevel(String text, int from, java.util.function.IntPredicate stop) {
         int depth = 0;
         char quote = 0;
         for (int i = from; i < text.length(); i++) {
@@ -192,8 +193,7 @@ public record SelectQuery(List<SelectItem> items, String from, Query where) {
                 depth++;
             } else if (c == ')') {
                 depth--;
-            } else if (depth == 0 && startsWithKeyword(text, i, keyword)
-                    && (i == 0 || !isIdentifierPart(text.charAt(i - 1)))) {
+            } else if (depth == 0 && stop.test(i)) {
                 return i;
             }
         }

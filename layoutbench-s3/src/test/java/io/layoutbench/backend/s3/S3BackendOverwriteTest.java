@@ -4,16 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.layoutbench.api.backend.ByteRange;
 import io.layoutbench.api.metrics.RequestMetrics;
+import io.layoutbench.api.testing.OverwriteRace;
 import io.layoutbench.api.testing.TestBytes;
 
 import java.nio.ByteBuffer;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 
 import org.junit.jupiter.api.AfterEach;
@@ -84,35 +79,6 @@ class S3BackendOverwriteTest {
     /** Writes {@code writes} versions of {@link #KEY} while three readers run {@code read} until the last lands. */
     private void race(int writes, Function<Integer, byte[]> version, Runnable read) throws Exception {
         backend.put(KEY, version.apply(0));
-        AtomicBoolean writing = new AtomicBoolean(true);
-        ExecutorService pool = Executors.newFixedThreadPool(4);
-        try {
-            Future<?> writer = pool.submit(() -> {
-                try {
-                    for (int i = 1; i <= writes; i++) {
-                        backend.put(KEY, version.apply(i));
-                    }
-                } finally {
-                    writing.set(false);
-                }
-            });
-            List<Future<Integer>> readers = new ArrayList<>();
-            for (int r = 0; r < 3; r++) {
-                readers.add(pool.submit(() -> {
-                    int reads = 0;
-                    while (writing.get() || reads == 0) {
-                        read.run();
-                        reads++;
-                    }
-                    return reads;
-                }));
-            }
-            writer.get(100, TimeUnit.SECONDS);
-            for (Future<Integer> reader : readers) {
-                assertThat(reader.get(100, TimeUnit.SECONDS)).isPositive();
-            }
-        } finally {
-            pool.shutdownNow();
-        }
+        OverwriteRace.run(writes, i -> backend.put(KEY, version.apply(i)), read);
     }
 }
