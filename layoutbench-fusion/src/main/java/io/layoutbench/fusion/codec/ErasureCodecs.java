@@ -13,19 +13,22 @@ import org.slf4j.LoggerFactory;
  * Reed-Solomon, Vector API, 512-bit ByteVector nibble tables)}).
  *
  * <pre>{@code
- * ErasureCodec rs = ErasureCodecs.defaultCodec();          // fast-rs
+ * ErasureCodec rs = ErasureCodecs.defaultCodec();          // fast-rs if the Vector API runs, else backblaze-rs
  * ErasureCodec bb = ErasureCodecs.get("backblaze-rs");
- * ErasureCodecs.get("lrc");   // IllegalArgumentException: Unknown erasure codec name 'lrc'; names found: backblaze-rs, fast-rs
+ * ErasureCodecs.get("lrc");   // IllegalArgumentException: Unknown erasure codec name 'lrc';
+ *                             // names found: backblaze-rs, fast-rs
  * }</pre>
  */
 public final class ErasureCodecs {
 
     /**
-     * The codec used when none is named: {@link FastReedSolomonCodec}, which picks the fastest kernel this JVM runs
-     * (the Vector API one, else scalar) and writes the same parity as {@link BackblazeReedSolomonCodec}, so objects
-     * written by either decode with either.
+     * The codec used when none is named, chosen once per JVM: {@code fast-rs} ({@link FastReedSolomonCodec}) when its
+     * Vector API kernel runs here, else {@code backblaze-rs} ({@link BackblazeReedSolomonCodec}), whose scalar loop is
+     * as fast as fast-rs's scalar kernel and better proven. Both write the same parity, so objects written under
+     * either default decode with either. The first lookup logs the choice and why.
      */
-    public static final String DEFAULT = FastReedSolomonCodec.NAME;
+    public static final String DEFAULT = FastReedSolomonCodec.isVectorKernelAvailable() ? FastReedSolomonCodec.NAME
+            : BackblazeReedSolomonCodec.NAME;
 
     private static final Logger LOG = LoggerFactory.getLogger(ErasureCodecs.class);
 
@@ -41,7 +44,7 @@ public final class ErasureCodecs {
         return Holder.REGISTRY.get(name);
     }
 
-    /** The codec named {@value #DEFAULT}. */
+    /** The codec named {@link #DEFAULT}. */
     public static ErasureCodec defaultCodec() {
         return get(DEFAULT);
     }
@@ -62,11 +65,14 @@ public final class ErasureCodecs {
 
         static {
             String found = String.join(", ", REGISTRY.names());
-            if (REGISTRY.names().contains(DEFAULT)) {
-                LOG.info("Erasure codecs found: {}; default: {}", found, REGISTRY.get(DEFAULT));
-            } else {
+            if (!REGISTRY.names().contains(DEFAULT)) {
                 LOG.warn("Erasure codecs found: {}; the default {} is missing (check META-INF/services)", found,
                         DEFAULT);
+            } else if (DEFAULT.equals(FastReedSolomonCodec.NAME)) {
+                LOG.info("Erasure codecs found: {}; default: {}", found, REGISTRY.get(DEFAULT));
+            } else {
+                LOG.info("Erasure codecs found: {}; default: {}, as {} cannot use its vector kernel: {}", found,
+                        REGISTRY.get(DEFAULT), FastReedSolomonCodec.NAME, FastReedSolomonCodec.vectorKernelProblem());
             }
         }
     }

@@ -15,7 +15,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * It is faster: on the Java Vector API (a JVM started with {@code --add-modules jdk.incubator.vector}) it multiplies
  * a vector of bytes at a time with nibble-table shuffles; without it, it falls back to a portable scalar kernel
  * about as fast as Backblaze's. Decoding inverts the surviving rows as Backblaze does and rebuilds every missing
- * block, data or parity, in one pass of the same kernel. This is the {@link ErasureCodecs#DEFAULT default} codec.
+ * block, data or parity, in one pass of the same kernel. When its vector kernel runs it is the
+ * {@link ErasureCodecs#DEFAULT default} codec.
  *
  * <pre>{@code
  * ErasureCoder rs = ErasureCodecs.get("fast-rs").coder(CodeParameters.rs(9, 6));
@@ -78,12 +79,20 @@ public final class FastReedSolomonCodec implements ErasureCodec {
             return new FastReedSolomonCodec(ScalarGfKernel.INSTANCE);
         }
         return new FastReedSolomonCodec(GfKernels.vector().orElseThrow(() -> new IllegalStateException(
-                "The vector kernel of " + NAME + " cannot run: " + GfKernels.vectorUnavailableReason())));
+                "The vector kernel of " + NAME + " cannot run: " + vectorKernelProblem())));
     }
 
-    /** Whether {@link Kernel#VECTOR} runs in this JVM. */
+    /** Whether {@link Kernel#VECTOR} runs in this JVM; the first call probes for it and logs the outcome. */
     public static boolean isVectorKernelAvailable() {
         return GfKernels.vector().isPresent();
+    }
+
+    /**
+     * Why {@link Kernel#VECTOR} cannot run in this JVM ({@code the module jdk.incubator.vector is not resolved ...}),
+     * or null if it runs.
+     */
+    public static String vectorKernelProblem() {
+        return GfKernels.vectorUnavailableReason();
     }
 
     private static GfKernel kernelFromProperty() {

@@ -72,9 +72,9 @@ final class GfKernels {
             REASON = reason;
             BEST = vector != null ? vector : ScalarGfKernel.INSTANCE;
             if (vector != null) {
-                LOG.info("Erasure codec {} uses the {} kernel", FastReedSolomonCodec.NAME, vector.description());
+                LOG.info("Erasure codec {} kernel: {}", FastReedSolomonCodec.NAME, vector.description());
             } else {
-                LOG.info("Erasure codec {} uses the {} kernel: {}", FastReedSolomonCodec.NAME,
+                LOG.info("Erasure codec {} kernel: {}, as the vector kernel cannot run: {}", FastReedSolomonCodec.NAME,
                         ScalarGfKernel.INSTANCE.description(), reason);
             }
         }
