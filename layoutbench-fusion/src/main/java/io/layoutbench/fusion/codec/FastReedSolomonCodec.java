@@ -14,7 +14,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * matrix (a Vandermonde matrix times the inverse of its top square). Either codec decodes what the other encoded.
  * It is faster: on the Java Vector API (a JVM started with {@code --add-modules jdk.incubator.vector}) it multiplies
  * a vector of bytes at a time with nibble-table shuffles; without it, it falls back to a portable scalar kernel
- * about as fast as Backblaze's. Decoding inverts the surviving rows as Backblaze does and rebuilds every missing
+ * a little slower than Backblaze's (which is then the default instead). Decoding inverts the surviving rows as Backblaze does and rebuilds every missing
  * block, data or parity, in one pass of the same kernel. When its vector kernel runs it is the
  * {@link ErasureCodecs#DEFAULT default} codec.
  *

@@ -32,7 +32,10 @@ final class VectorGfKernel implements GfKernel {
     /** A constant, as the JIT needs it to be to compile vector operations to instructions. */
     private static final VectorSpecies<Byte> SPECIES = species();
     private static final int LANES = SPECIES.length();
-    /** Outputs computed per pass over the inputs: each input vector is loaded and split once for this many. */
+    /**
+     * Outputs computed per pass over the inputs: each input vector is loaded and split into nibbles once for up to
+     * this many; four accumulators, the inputs and their nibbles, and two tables fit in 16 vector registers (AVX2).
+     */
     private static final int GROUP = 4;
 
     /**
@@ -104,27 +107,86 @@ final class VectorGfKernel implements GfKernel {
 
         @Override
         public void multiply(byte[][] inputs, byte[][] outputs, int offset, int length) {
-            int vectorLength = length - length % LANES;
+            int end = offset + length - length % LANES;
             for (int first = 0; first < rows; first += GROUP) {
-                int group = Math.min(GROUP, rows - first);
-                multiplyGroup(inputs, outputs, first, group, offset, offset + vectorLength);
+                int table = first * columns * LANES;
+                switch (Math.min(GROUP, rows - first)) {
+                    case 1 -> rows1(inputs, outputs[first], table, offset, end);
+                    case 2 -> rows2(inputs, outputs[first], outputs[first + 1], table, offset, end);
+                    case 3 -> rows3(inputs, outputs[first], outputs[first + 1], outputs[first + 2], table, offset,
+                            end);
+                    default -> rows4(inputs, outputs[first], outputs[first + 1], outputs[first + 2],
+                            outputs[first + 3], table, offset, end);
+                }
             }
-            if (vectorLength < length) {
-                tail.multiply(inputs, outputs, offset + vectorLength, length - vectorLength);
+            if (end < offset + length) {
+                tail.multiply(inputs, outputs, end, offset + length - end);
             }
         }
 
-        /**
-         * Outputs {@code [first, first + group)} over {@code [start, end)}, a whole number of vectors. The four
-         * accumulators live in registers; the unused ones cost nothing as {@code group} is fixed per call.
+        /*
+         * One loop per number of rows computed together, each over [start, end), a whole number of vectors, with its
+         * accumulators in registers. A single loop with "if (group > 1)" branches would be shorter, but once one
+         * JVM has run it with several group sizes (encode with 3 parity rows, then decode 1 lost block) C2 keeps
+         * every branch, the accumulators meet at phis, and the vectors are boxed: decoding ran 3x slower so.
          */
-        private void multiplyGroup(byte[][] inputs, byte[][] outputs, int first, int group, int start, int end) {
-            byte[] out0 = outputs[first];
-            byte[] out1 = group > 1 ? outputs[first + 1] : null;
-            byte[] out2 = group > 2 ? outputs[first + 2] : null;
-            byte[] out3 = group > 3 ? outputs[first + 3] : null;
-            int rowStride = columns * LANES;
-            int base = first * rowStride;
+
+        private void rows1(byte[][] inputs, byte[] out0, int table, int start, int end) {
+            for (int position = start; position < end; position += LANES) {
+                ByteVector acc0 = ByteVector.zero(SPECIES);
+                for (int i = 0; i < columns; i++) {
+                    ByteVector in = ByteVector.fromArray(SPECIES, inputs[i], position);
+                    ByteVector low = in.and((byte) 0x0F);
+                    ByteVector high = in.lanewise(VectorOperators.LSHR, 4);
+                    int t = table + i * LANES;
+                    acc0 = acc0.lanewise(VectorOperators.XOR, lookup(low, high, t));
+                }
+                acc0.intoArray(out0, position);
+            }
+        }
+
+        private void rows2(byte[][] inputs, byte[] out0, byte[] out1, int table, int start, int end) {
+            int row = columns * LANES;
+            for (int position = start; position < end; position += LANES) {
+                ByteVector acc0 = ByteVector.zero(SPECIES);
+                ByteVector acc1 = acc0;
+                for (int i = 0; i < columns; i++) {
+                    ByteVector in = ByteVector.fromArray(SPECIES, inputs[i], position);
+                    ByteVector low = in.and((byte) 0x0F);
+                    ByteVector high = in.lanewise(VectorOperators.LSHR, 4);
+                    int t = table + i * LANES;
+                    acc0 = acc0.lanewise(VectorOperators.XOR, lookup(low, high, t));
+                    acc1 = acc1.lanewise(VectorOperators.XOR, lookup(low, high, t + row));
+                }
+                acc0.intoArray(out0, position);
+                acc1.intoArray(out1, position);
+            }
+        }
+
+        private void rows3(byte[][] inputs, byte[] out0, byte[] out1, byte[] out2, int table, int start, int end) {
+            int row = columns * LANES;
+            for (int position = start; position < end; position += LANES) {
+                ByteVector acc0 = ByteVector.zero(SPECIES);
+                ByteVector acc1 = acc0;
+                ByteVector acc2 = acc0;
+                for (int i = 0; i < columns; i++) {
+                    ByteVector in = ByteVector.fromArray(SPECIES, inputs[i], position);
+                    ByteVector low = in.and((byte) 0x0F);
+                    ByteVector high = in.lanewise(VectorOperators.LSHR, 4);
+                    int t = table + i * LANES;
+                    acc0 = acc0.lanewise(VectorOperators.XOR, lookup(low, high, t));
+                    acc1 = acc1.lanewise(VectorOperators.XOR, lookup(low, high, t + row));
+                    acc2 = acc2.lanewise(VectorOperators.XOR, lookup(low, high, t + 2 * row));
+                }
+                acc0.intoArray(out0, position);
+                acc1.intoArray(out1, position);
+                acc2.intoArray(out2, position);
+            }
+        }
+
+        private void rows4(byte[][] inputs, byte[] out0, byte[] out1, byte[] out2, byte[] out3, int table, int start,
+                int end) {
+            int row = columns * LANES;
             for (int position = start; position < end; position += LANES) {
                 ByteVector acc0 = ByteVector.zero(SPECIES);
                 ByteVector acc1 = acc0;
@@ -134,28 +196,16 @@ final class VectorGfKernel implements GfKernel {
                     ByteVector in = ByteVector.fromArray(SPECIES, inputs[i], position);
                     ByteVector low = in.and((byte) 0x0F);
                     ByteVector high = in.lanewise(VectorOperators.LSHR, 4);
-                    int table = base + i * LANES;
-                    acc0 = acc0.lanewise(VectorOperators.XOR, lookup(low, high, table));
-                    if (group > 1) {
-                        acc1 = acc1.lanewise(VectorOperators.XOR, lookup(low, high, table + rowStride));
-                    }
-                    if (group > 2) {
-                        acc2 = acc2.lanewise(VectorOperators.XOR, lookup(low, high, table + 2 * rowStride));
-                    }
-                    if (group > 3) {
-                        acc3 = acc3.lanewise(VectorOperators.XOR, lookup(low, high, table + 3 * rowStride));
-                    }
+                    int t = table + i * LANES;
+                    acc0 = acc0.lanewise(VectorOperators.XOR, lookup(low, high, t));
+                    acc1 = acc1.lanewise(VectorOperators.XOR, lookup(low, high, t + row));
+                    acc2 = acc2.lanewise(VectorOperators.XOR, lookup(low, high, t + 2 * row));
+                    acc3 = acc3.lanewise(VectorOperators.XOR, lookup(low, high, t + 3 * row));
                 }
                 acc0.intoArray(out0, position);
-                if (group > 1) {
-                    acc1.intoArray(out1, position);
-                }
-                if (group > 2) {
-                    acc2.intoArray(out2, position);
-                }
-                if (group > 3) {
-                    acc3.intoArray(out3, position);
-                }
+                acc1.intoArray(out1, position);
+                acc2.intoArray(out2, position);
+                acc3.intoArray(out3, position);
             }
         }
 
