@@ -11,6 +11,11 @@ import java.util.concurrent.ConcurrentHashMap;
  * Reed-Solomon over GF(2^8) with a Vandermonde-derived systematic matrix, by Backblaze's JavaReedSolomon (the
  * copy published inside {@code com.github.l42111996:kcp-fec}). Only its {@code byte[]} methods are called, so Netty,
  * which its other overloads name, is not needed at run time. Coders are cached per shape; thread-safe.
+ * {@link FastReedSolomonCodec} ({@code fast-rs}) writes the same parity bytes several times faster.
+ *
+ * <pre>{@code
+ * ErasureCoder rs = ErasureCodecs.get(BackblazeReedSolomonCodec.NAME).coder(CodeParameters.rs(9, 6));
+ * }</pre>
  */
 public final class BackblazeReedSolomonCodec implements ErasureCodec {
 
@@ -51,46 +56,15 @@ public final class BackblazeReedSolomonCodec implements ErasureCodec {
 
         @Override
         public void encode(byte[][] shards, int offset, int length) {
-            check(shards, offset, length);
+            Stripes.checkRange(parameters, shards, offset, length);
             reedSolomon.encodeParity(shards, offset, length);
         }
 
         @Override
         public void decode(byte[][] shards, boolean[] present, int offset, int length) {
-            check(shards, offset, length);
-            requireNonNull(present, "present is null");
-            if (present.length != shards.length) {
-                throw new IllegalArgumentException("Expected " + shards.length + " present flags, got "
-                        + present.length);
-            }
-            int count = 0;
-            for (boolean p : present) {
-                count += p ? 1 : 0;
-            }
-            if (count < parameters.dataBlocks()) {
-                throw new IllegalArgumentException("Cannot decode " + parameters + ": " + count + " of "
-                        + shards.length + " shards are present, at least " + parameters.dataBlocks() + " are needed");
-            }
+            Stripes.checkRange(parameters, shards, offset, length);
+            Stripes.checkPresent(parameters, shards, present);
             reedSolomon.decodeMissing(shards, present, offset, length);
-        }
-
-        private void check(byte[][] shards, int offset, int length) {
-            requireNonNull(shards, "shards is null");
-            if (shards.length != parameters.totalBlocks()) {
-                throw new IllegalArgumentException(parameters + " needs " + parameters.totalBlocks() + " shards, got "
-                        + shards.length);
-            }
-            int shardLength = shards[0].length;
-            for (byte[] shard : shards) {
-                if (shard.length != shardLength) {
-                    throw new IllegalArgumentException("The shards of a " + parameters + " stripe differ in length: "
-                            + shard.length + " and " + shardLength);
-                }
-            }
-            if (offset < 0 || length < 0 || offset + length > shardLength || offset + length < 0) {
-                throw new IllegalArgumentException("Range [" + offset + ", " + ((long) offset + length)
-                        + ") does not fit shards of " + shardLength + " bytes");
-            }
         }
     }
 }

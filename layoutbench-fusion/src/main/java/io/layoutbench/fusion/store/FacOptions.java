@@ -24,7 +24,9 @@ import java.util.Set;
  * }</pre>
  *
  * @param code              the erasure code, RS(9,6) by default
- * @param codec             the {@link io.layoutbench.fusion.codec.ErasureCodec} by name, {@code backblaze-rs}
+ * @param codec             the {@link io.layoutbench.fusion.codec.ErasureCodec} by name; by default
+ *                          {@link ErasureCodecs#DEFAULT}: {@code fast-rs} where the Vector API runs, else
+ *                          {@code backblaze-rs} (same parity)
  * @param stripeConstructor {@code fac} (the paper's Algorithm 1) or {@code fac-refined} (the default)
  * @param overheadBudget    most extra parity over the code's optimum FAC may cost before the object is stored in
  *                          fixed-size blocks instead, as a fraction (0.05)
@@ -72,7 +74,10 @@ public record FacOptions(CodeParameters code, String codec, String stripeConstru
         }
     }
 
-    /** The defaults: RS(9,6), Backblaze, refined FAC, 5% budget, 4 MiB fixed blocks, 64 KiB checksum units. */
+    /**
+     * The defaults: RS(9,6), {@link ErasureCodecs#DEFAULT}, refined FAC, 5% budget, 4 MiB fixed blocks, 64 KiB
+     * checksum units.
+     */
     public static FacOptions defaults() {
         return builder().build();
     }

@@ -15,9 +15,10 @@ class BackblazeReedSolomonCodecTest extends ErasureCodecContractTest {
     }
 
     @Test
-    void isFoundByServiceLoaderAndIsTheDefault() {
+    void isFoundByServiceLoader() {
+        // Whether it is the default depends on the Vector API: FastReedSolomonCodecTest checks that.
         assertThat(ErasureCodecs.names()).contains("backblaze-rs");
-        assertThat(ErasureCodecs.defaultCodec()).isInstanceOf(BackblazeReedSolomonCodec.class);
+        assertThat(ErasureCodecs.get("backblaze-rs")).isInstanceOf(BackblazeReedSolomonCodec.class);
         assertThatThrownBy(() -> ErasureCodecs.get("lrc")).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("Unknown erasure codec name 'lrc'").hasMessageContaining("backblaze-rs");
     }
