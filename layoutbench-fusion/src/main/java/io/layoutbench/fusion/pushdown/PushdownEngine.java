@@ -144,7 +144,9 @@ public final class PushdownEngine {
                 fetched.put(group.index(), here);
                 selected.put(group.index(), filter(group, predicate, here));
             }
-            applyLimit(selected, query.where());
+            if (!query.isAggregate()) {
+                applyLimit(selected, query.where());   // an aggregate's LIMIT applies to its one result row
+            }
             finishStage();
 
             // Projection stage.
@@ -170,7 +172,7 @@ public final class PushdownEngine {
             }
             finishStage();
 
-            ColumnarTable table = query.isAggregate() ? aggregates(query, partials, selected)
+            ColumnarTable table = query.isAggregate() ? aggregates(query, partials, query.where().limit().orElse(1))
                     : rows(query, results);
             PushdownReport report = new PushdownReport(mode, rowGroups.size(), pruned, toCoordinator, toNodes,
                     betweenNodes, rpcs, Duration.ofNanos(latencyNanos), workNanos, degraded, decisions);
@@ -452,8 +454,7 @@ public final class PushdownEngine {
             return table.build();
         }
 
-        private ColumnarTable aggregates(SelectQuery query, List<AggregatePartial> partials,
-                Map<Integer, RoaringBitmap> selected) {
+        private ColumnarTable aggregates(SelectQuery query, List<AggregatePartial> partials, long limit) {
             List<Column> schema = new ArrayList<>();
             List<Object> values = new ArrayList<>();
             for (int i = 0; i < partials.size(); i++) {
@@ -479,7 +480,9 @@ public final class PushdownEngine {
                 values.add(value);
             }
             ColumnarTable.Builder table = ColumnarTable.builder(new MetadataSchema(schema), 1);
-            table.add(values.toArray());
+            if (limit > 0) {
+                table.add(values.toArray());
+            }
             return table.build();
         }
 

@@ -107,7 +107,9 @@ class PushdownEngineTest {
                         + "FROM lineitem WHERE l_shipmode = 'AIR'",
                 "SELECT SUM(l_extendedprice), MIN(l_comment), MAX(l_returnflag), COUNT(l_tax) FROM lineitem "
                         + "WHERE l_shipdate >= '1994-01-01' AND l_shipdate < '1995-01-01' AND l_quantity < 24",
-                "SELECT SUM(l_quantity), AVG(l_tax), COUNT(*) FROM lineitem WHERE l_orderkey < 0")
+                "SELECT SUM(l_quantity), AVG(l_tax), COUNT(*) FROM lineitem WHERE l_orderkey < 0",
+                "SELECT COUNT(*), MAX(l_orderkey) FROM lineitem WHERE l_quantity < 5 LIMIT 1",
+                "SELECT COUNT(*) FROM lineitem LIMIT 0")
                 .map(Arguments::of);
     }
 
