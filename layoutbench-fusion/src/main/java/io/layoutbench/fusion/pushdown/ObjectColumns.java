@@ -40,6 +40,8 @@ final class ObjectColumns {
     private final ParquetFooter footer;
     private final MetadataSchema schema;
     private final Set<String> dates = new HashSet<>();
+    /** Columns whose logical type the values would misread (a DECIMAL as its unscaled integer), with the type. */
+    private final Map<String, String> unsupported = new HashMap<>();
 
     ObjectColumns(ParquetFooter footer) {
         this.footer = requireNonNull(footer, "footer is null");
@@ -49,10 +51,14 @@ final class ObjectColumns {
                 continue;   // blobs cannot be compared or projected as values
             }
             ColumnType type = column.type().get();
-            if (column.physicalType() == PrimitiveTypeName.INT32 && footer.messageType().getType(column.name())
-                    .getLogicalTypeAnnotation() instanceof LogicalTypeAnnotation.DateLogicalTypeAnnotation) {
+            LogicalTypeAnnotation logical = footer.messageType().getType(column.name()).getLogicalTypeAnnotation();
+            if (column.physicalType() == PrimitiveTypeName.INT32
+                    && logical instanceof LogicalTypeAnnotation.DateLogicalTypeAnnotation) {
                 dates.add(column.name());
                 type = ColumnType.STRING;
+            } else if (logical != null && !(logical instanceof LogicalTypeAnnotation.StringLogicalTypeAnnotation)
+                    && !(logical instanceof LogicalTypeAnnotation.IntLogicalTypeAnnotation)) {
+                unsupported.put(column.name(), logical.toString());
             }
             columns.add(new Column(column.name(), type));
         }
@@ -69,6 +75,22 @@ final class ObjectColumns {
 
     MetadataSchema schema() {
         return schema;
+    }
+
+    /**
+     * Fails when a query uses a column whose values would be misread.
+     *
+     * @throws IllegalArgumentException naming the column, its type and the object
+     */
+    void checkSupported(Set<String> used) {
+        for (String column : used) {
+            String type = unsupported.get(schema.column(column).name());
+            if (type != null) {
+                throw new IllegalArgumentException("Column " + column + " of " + footer.key() + " is " + type
+                        + ", which pushdown does not read (it reads integers, floating point, strings, booleans and "
+                        + "dates)");
+            }
+        }
     }
 
     boolean isDate(String column) {

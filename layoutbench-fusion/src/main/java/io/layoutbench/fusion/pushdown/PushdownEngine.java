@@ -129,6 +129,10 @@ public final class PushdownEngine {
             Expression predicate = where.predicate().expression();
             List<RowGroupInfo> rowGroups = columns.footer().rowGroups();
             Set<String> predicateColumns = columnsOf(predicate);
+            Set<String> used = new LinkedHashSet<>(predicateColumns);
+            query.items().forEach(item -> used.addAll(item instanceof SelectItem.ColumnItem c ? Set.of(c.column())
+                    : ((SelectItem.Aggregate) item).column().map(Set::of).orElse(Set.of())));
+            columns.checkSupported(used);
 
             // Filter stage.
             stage = new Stage();

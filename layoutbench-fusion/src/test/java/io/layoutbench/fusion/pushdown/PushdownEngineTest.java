@@ -208,6 +208,22 @@ class PushdownEngineTest {
                 .hasMessageContaining("tpch/missing.parquet");
     }
 
+    @Test
+    void aColumnItCannotReadIsRefusedNamingItsType(@TempDir Path dir) throws Exception {
+        // DuckDB writes the file: a DECIMAL (read as its unscaled integer it would be wrong) beside an integer.
+        Path other = dir.resolve("prices.parquet");
+        try (Statement statement = duckdb.createStatement()) {
+            statement.execute("COPY (SELECT 1.25::DECIMAL(10,2) AS price, 7 AS id, 'x' AS name) TO '"
+                    + other.toString().replace("'", "''") + "' (FORMAT PARQUET)");
+        }
+        fusion.put("other/prices.parquet", other);
+        PushdownEngine engine = engine(PushdownMode.FUSION);
+        assertThat(engine.execute("other/prices.parquet", "SELECT id, name FROM prices", PushdownMode.FUSION)
+                .rows().getLong(0, 0)).isEqualTo(7);
+        assertThatThrownBy(() -> engine.execute("other/prices.parquet", "SELECT id FROM prices WHERE price < 2",
+                PushdownMode.FUSION)).hasMessageContaining("Column price of other/prices.parquet is DECIMAL(10,2)");
+    }
+
     private PushdownEngine engine(PushdownMode mode) {
         return new PushdownEngine(mode == PushdownMode.BASELINE ? baseline : fusion, ClusterModel.paper());
     }

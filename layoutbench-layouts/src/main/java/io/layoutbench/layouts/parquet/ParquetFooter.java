@@ -302,6 +302,13 @@ public final class ParquetFooter {
             if (date && column.physicalType() == PrimitiveTypeName.INT32) {
                 field = field.as(LogicalTypeAnnotation.dateType());
             }
+            // Kept so that readers can tell a DECIMAL's unscaled integers from plain integers.
+            if (element.isSetLogicalType() && element.getLogicalType().isSetDECIMAL()) {
+                field = field.as(LogicalTypeAnnotation.decimalType(element.getLogicalType().getDECIMAL().getScale(),
+                        element.getLogicalType().getDECIMAL().getPrecision()));
+            } else if (element.getConverted_type() == ConvertedType.DECIMAL) {
+                field = field.as(LogicalTypeAnnotation.decimalType(element.getScale(), element.getPrecision()));
+            }
             if (column.physicalType() == PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY) {
                 field = field.length(element.getType_length());
             }
