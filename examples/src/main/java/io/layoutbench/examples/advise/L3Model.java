@@ -198,6 +198,7 @@ final class L3Model implements LayoutModel {
         }
         int metadataLoads = 0;
         int pageIndexRounds = 0;
+        List<PlannedRequest> pageIndexReads = new ArrayList<>();
         List<PlannedRequest> reads = new ArrayList<>();
         boolean[] pageIndexesRead = new boolean[partKeys.size()];
         long remaining = query.limit().orElse(Long.MAX_VALUE);
@@ -233,8 +234,8 @@ final class L3Model implements LayoutModel {
                 if (!pageIndexesRead[part]) {
                     pageIndexesRead[part] = true;
                     List<PlannedRequest> pageIndexes = footers.get(part).pageIndexRequests(key);
-                    cold.addAll(pageIndexes);
-                    pageIndexRounds += pageIndexes.size();
+                    pageIndexReads.addAll(pageIndexes);
+                    pageIndexRounds = Math.max(pageIndexRounds, pageIndexes.size());   // loaded side by side
                 }
                 List<ByteRange> needed = new ArrayList<>();
                 int lastPage = -1;
@@ -256,9 +257,10 @@ final class L3Model implements LayoutModel {
             samples += count;
             remaining -= count;
         }
+        cold.addAll(pageIndexReads);   // L3 plans its page runs once the page indexes, loaded meanwhile, are in
         // Round trips of a cold load, as L3 counts them: footers a window at a time (a footer longer than the tail
-        // takes a second trip), row-group metadata a window at a time (one at a time under a LIMIT), page indexes
-        // one part at a time.
+        // takes a second trip), row-group metadata a window at a time (one at a time under a LIMIT), then the page
+        // indexes of every part with matches side by side.
         int footerWindow = Math.min(options.maxConcurrency(), MAX_FOOTERS_IN_FLIGHT);
         int metadataWindow = query.limit().isPresent() ? 1 : Math.min(options.maxConcurrency(),
                 MAX_METADATA_IN_FLIGHT);

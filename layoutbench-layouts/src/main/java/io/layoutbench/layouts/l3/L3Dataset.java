@@ -119,7 +119,7 @@ final class L3Dataset extends ManifestDataset {
         List<PlannedRequest> cold = new ArrayList<>();
         List<RowGroupRef> candidates = new ArrayList<>();
         // Round trips of a cold load, for prediction: footers go footerWindow at a time (a footer larger than the
-        // tail takes a second trip), row-group metadata window at a time, page indexes one part at a time.
+        // tail takes a second trip), row-group metadata window at a time, then the page indexes side by side.
         int longestFooter = 0;
         for (PartFile part : loaded) {
             longestFooter = Math.max(longestFooter, part.footerRequests().size());
@@ -138,12 +138,13 @@ final class L3Dataset extends ManifestDataset {
         int window = query.limit().isPresent() ? 1 : Math.min(options.maxConcurrency(), MAX_METADATA_IN_FLIGHT);
         Deque<CompletableFuture<PartFile.RowGroupMetadata>> inFlight = new ArrayDeque<>();
         List<ReadTask> tasks = new ArrayList<>();
-        boolean[] pageIndexesCounted = new boolean[partObjects.size()];
+        // Optimized reads need the blob page index of each part with matches: loaded in the background, all at once,
+        // while the loop goes on, and planned from once the loop is done.
+        List<PendingPages> pending = new ArrayList<>();
         long samples = 0;
         long payload = 0;
         int next = 0;
         int metadataLoads = 0;
-        int pageIndexRounds = 0;
         for (int c = 0; c < candidates.size() && remaining > 0; c++) {
             while (next < candidates.size() && inFlight.size() < window) {
                 RowGroupRef ahead = candidates.get(next++);
@@ -163,18 +164,24 @@ final class L3Dataset extends ManifestDataset {
             } else if (paper) {
                 tasks.add(wholeRowGroupTask(candidate, metadata, rows));
             } else {
-                PartFile part = candidate.part();
-                List<PlannedRequest> pageIndexReads = part.loadPageIndexes(backend);
-                if (!pageIndexesCounted[part.index()]) {
-                    pageIndexesCounted[part.index()] = true;
-                    cold.addAll(pageIndexReads);
-                    pageIndexRounds += pageIndexReads.size();
-                }
-                tasks.addAll(pageRunTasks(candidate, metadata, rows, gap, RangeCoalescer.maxMergedBytesFor(options)));
+                pending.add(new PendingPages(candidate, metadata, rows, candidate.part().loadPageIndexesAsync(backend, FOOTER_LOADER)));
             }
             samples += rows.length;
             payload += payloadBytes(metadata.table(), rows);
             remaining -= rows.length;
+        }
+        boolean[] pageIndexesCounted = new boolean[partObjects.size()];
+        int pageIndexRounds = 0;
+        for (PendingPages pages : pending) {
+            PartFile part = pages.ref().part();
+            List<PlannedRequest> pageIndexReads = ObjectBackend.await(pages.pageIndexLoad());
+            if (!pageIndexesCounted[part.index()]) {
+                pageIndexesCounted[part.index()] = true;
+                cold.addAll(pageIndexReads);
+                pageIndexRounds = Math.max(pageIndexRounds, pageIndexReads.size());   // the parts' loads overlap
+            }
+            tasks.addAll(pageRunTasks(pages.ref(), pages.metadata(), pages.rows(), gap,
+                    RangeCoalescer.maxMergedBytesFor(options)));
         }
         // Loads sent ahead are left to finish and fill the cache; without a LIMIT every one of them was needed.
         int rounds = (loaded.size() + footerWindow - 1) / footerWindow * longestFooter
@@ -309,6 +316,11 @@ final class L3Dataset extends ManifestDataset {
     }
 
     /** One row group of one part. */
+    /** Matching rows of a row group, waiting for their part's page index. */
+    private record PendingPages(RowGroupRef ref, PartFile.RowGroupMetadata metadata, int[] rows,
+            CompletableFuture<List<PlannedRequest>> pageIndexLoad) {
+    }
+
     private record RowGroupRef(PartFile part, int rowGroup) {
     }
 

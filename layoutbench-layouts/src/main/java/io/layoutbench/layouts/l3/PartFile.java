@@ -35,6 +35,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
@@ -224,6 +225,15 @@ final class PartFile {
             }
             return pageIndexRequests;
         }
+    }
+
+    /** {@link #loadPageIndexes} on {@code executor}; completes at once when they are cached. */
+    CompletableFuture<List<PlannedRequest>> loadPageIndexesAsync(ObjectBackend backend, Executor executor) {
+        List<PlannedRequest> loaded = pageIndexRequests;
+        if (loaded != null) {
+            return CompletableFuture.completedFuture(loaded);
+        }
+        return CompletableFuture.supplyAsync(() -> loadPageIndexes(backend), executor);
     }
 
     /** The blob pages of row group {@code rowGroup}; {@link #loadPageIndexes} must have run. */
