@@ -167,7 +167,10 @@ public final class BenchmarkRunner {
                 .withMaxConcurrency(config.maxConcurrency())
                 .withOrder(config.order())
                 .withObjective(config.objective());
-        try (ObjectBackend client = client(backend, rep); Dataset dataset = layout.open(client, prefix)) {
+        // Each run draws its own latencies: with one seed for all, every query's first requests would get the same
+        // draws, and a layout's total over the workload would carry one sample's luck eleven times.
+        long seed = java.util.Objects.hash(layout.name(), mode, paperQuery.id(), rep);
+        try (ObjectBackend client = client(backend, seed); Dataset dataset = layout.open(client, prefix)) {
             Measured cold = measure(dataset, query, options);
             // Planned after the cold run so that planning (which loads metadata) does not warm the cold client.
             RetrievalPlan plan = dataset.plan(query, options);
@@ -181,13 +184,13 @@ public final class BenchmarkRunner {
     }
 
     /** A fresh client: its own network (no open connections, full burst credit) over the shared store. */
-    private ObjectBackend client(ObjectBackend backend, int rep) {
+    private ObjectBackend client(ObjectBackend backend, long seed) {
         // A metrics view, so that closing the client leaves the shared store open.
         ObjectBackend view = backend.withMetrics(RequestMetrics.NONE);
         if (config.profile().isUnlimited()) {
             return view;
         }
-        return SimulatedNetworkBackend.builder(view, config.profile()).seed(rep).build();
+        return SimulatedNetworkBackend.builder(view, config.profile()).seed(seed).build();
     }
 
     private record Measured(RetrievalStats stats, Duration time, long peakHeapBytes) {

@@ -18,8 +18,9 @@ import java.util.List;
  * prediction: from a query's {@link RetrievalPlan} (its requests and byte ranges) and a {@link NetworkProfile},
  * predict T, D, requests and C before the query runs.
  *
- * <p>Time is predicted with the same {@link NetworkModel} that the simulated network backend runs (median
- * latency, the given concurrency); D is the sum of the planned ranges, so it is exact when the plan is.
+ * <p>Time is predicted with the same {@link NetworkModel} that the simulated network backend runs (mean latency,
+ * the given concurrency), plus the client's own work ({@link ClientWork}); D is the sum of the planned ranges, so it
+ * is exact when the plan is.
  *
  * <pre>{@code
  * CostModel model = new CostModel(Prices.s3Standard(), NetworkProfiles.get("t3.medium"));
@@ -33,10 +34,27 @@ public final class CostModel {
 
     private final Prices prices;
     private final NetworkProfile network;
+    private final ClientWork clientWork;
 
+    /** A model of {@code network}, with the client work of a 2-vCPU machine ({@link ClientWork#TWO_VCPU}). */
     public CostModel(Prices prices, NetworkProfile network) {
+        this(prices, network, ClientWork.TWO_VCPU);
+    }
+
+    private CostModel(Prices prices, NetworkProfile network, ClientWork clientWork) {
         this.prices = requireNonNull(prices, "prices is null");
         this.network = requireNonNull(network, "network is null");
+        this.clientWork = requireNonNull(clientWork, "clientWork is null");
+    }
+
+    /** This model with {@code clientWork}; {@link ClientWork#NONE} predicts the network alone. */
+    public CostModel withClientWork(ClientWork clientWork) {
+        return new CostModel(prices, network, clientWork);
+    }
+
+    /** The client's own work this model adds to the network's time. */
+    public ClientWork clientWork() {
+        return clientWork;
     }
 
     public Prices prices() {
@@ -65,7 +83,8 @@ public final class CostModel {
      * <p>Data reads run {@link #effectiveConcurrency} at a time: the query's concurrency, lowered when its byte
      * budget cannot hold that many reads of the plan's (byte-weighted) typical size. Latency is the mean of the
      * profile's lognormal first-byte latency, {@code median x exp(sigma^2 / 2)}: with many requests in flight
-     * their total wait is what counts, and the tail raises the mean above the median.
+     * their total wait is what counts, and the tail raises the mean above the median. The client's own work
+     * ({@link #clientWork()}: checking the payload, and on a cold client decoding the metadata) is added.
      *
      * @param plan    the query's requests
      * @param cold    whether the client has no cached metadata (the plan's metadata reads are sent first)
@@ -87,6 +106,8 @@ public final class CostModel {
                     options.maxBufferedBytes());
             time = time.plus(NetworkModel.predict(meanLatency, sizes(plan.dataRequests()), concurrency));
         }
+        long metadataBytes = cold ? plan.metadataRequests().stream().mapToLong(PlannedRequest::bytes).sum() : 0;
+        time = time.plus(Duration.ofNanos(Math.round(clientWork.seconds(plan.payloadBytes(), metadataBytes) * 1e9)));
         long bytes = requests.stream().mapToLong(PlannedRequest::bytes).sum();
         long gets = requests.stream().filter(r -> r.kind().isGetClass()).count();
         long puts = requests.size() - gets;

@@ -67,6 +67,23 @@ class CostModelTest {
     }
 
     @Test
+    void theClientsOwnWorkIsAddedToTheNetworkTime() {
+        RetrievalPlan plan = new RetrievalPlan(List.of(get("meta", 2_000_000)), List.of(get("a", 3_000_000)), 1,
+                2_000_000);
+        CostModel network = new CostModel(Prices.s3Standard(), NetworkProfiles.NONE).withClientWork(ClientWork.NONE);
+        CostModel client = network.withClientWork(new ClientWork(1e9, 1e8));
+
+        assertThat(network.predict(plan, true, QueryOptions.defaults()).time()).isZero();
+        // Warm: the 2 MB of payload at 1 GB/s (the 1 MB read through a gap is not checked); cold: 2 MB of metadata
+        // at 100 MB/s more.
+        assertThat(client.predict(plan, false, QueryOptions.defaults()).time()).isEqualTo(Duration.ofMillis(2));
+        assertThat(client.predict(plan, true, QueryOptions.defaults()).time()).isEqualTo(Duration.ofMillis(22));
+        assertThat(new CostModel(Prices.s3Standard(), NetworkProfiles.T3_MEDIUM).clientWork())
+                .isEqualTo(ClientWork.TWO_VCPU);
+        assertThatThrownBy(() -> new ClientWork(0, 1)).hasMessageContaining("positive");
+    }
+
+    @Test
     void theByteBudgetLowersConcurrencyForLargeReads() {
         List<PlannedRequest> rowGroups = List.of(get("a", 60L << 20), get("b", 60L << 20), get("c", 1000));
         List<PlannedRequest> images = new ArrayList<>();
