@@ -8,7 +8,6 @@ import io.layoutbench.api.dataset.MetadataSchema;
 import io.layoutbench.api.predicate.ColumnStatistics;
 import io.layoutbench.api.predicate.ColumnarTable;
 import io.layoutbench.api.predicate.GroupStatistics;
-import io.layoutbench.layouts.parquet.ColumnChunkInfo;
 import io.layoutbench.layouts.parquet.ColumnStats;
 import io.layoutbench.layouts.parquet.ColumnValues;
 import io.layoutbench.layouts.parquet.ParquetColumn;
@@ -99,11 +98,6 @@ final class ObjectColumns {
 
     ColumnType type(String column) {
         return schema.column(column).type();
-    }
-
-    /** The chunk of {@code column} in {@code rowGroup}. */
-    ColumnChunkInfo chunk(int rowGroup, String column) {
-        return footer.rowGroup(rowGroup).column(column);
     }
 
     /** Footer statistics of {@code rowGroup} for {@code columns}, dates as ISO strings. */

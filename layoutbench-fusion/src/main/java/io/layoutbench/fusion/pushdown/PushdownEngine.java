@@ -253,8 +253,7 @@ public final class PushdownEngine {
 
         private RoaringBitmap select(Expression predicate, ColumnarTable table) {
             BoundQuery bound = Query.of(predicate).bind(table.schema());
-            RoaringBitmap matches = RoaringBitmap.bitmapOf(bound.select(table).toArray());
-            return matches;
+            return RoaringBitmap.bitmapOf(bound.select(table).toArray());
         }
 
         // ---- projection and aggregation

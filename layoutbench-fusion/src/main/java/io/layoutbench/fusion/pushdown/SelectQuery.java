@@ -3,7 +3,6 @@ package io.layoutbench.fusion.pushdown;
 import static java.util.Objects.requireNonNull;
 
 import io.layoutbench.api.dataset.Column;
-import io.layoutbench.api.dataset.ColumnType;
 import io.layoutbench.api.dataset.MetadataSchema;
 import io.layoutbench.api.predicate.Expressions;
 import io.layoutbench.api.predicate.PredicateException;
@@ -223,10 +222,5 @@ public record SelectQuery(List<SelectItem> items, String from, Query where) {
             sql.append(" WHERE ").append(predicate);
         }
         return sql.toString();
-    }
-
-    /** The type of {@code column} in {@code schema}. */
-    static ColumnType typeOf(MetadataSchema schema, String column) {
-        return schema.column(column).type();
     }
 }
