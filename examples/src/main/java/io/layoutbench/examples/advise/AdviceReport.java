@@ -108,6 +108,8 @@ public final class AdviceReport {
             row.put("mode", r.mode().label());
             row.put("options", new java.util.TreeMap<>(r.options()));
             row.put("coalesce_gap_bytes", r.gapBytes().isPresent() ? r.gapBytes().getAsLong() : null);
+            row.put("max_read_amplification", r.gapBytes().isEmpty() || Double.isInfinite(r.maxReadAmplification())
+                    ? null : r.maxReadAmplification());
             row.put("settings", r.settings());
             row.put("paper_settings", r.paperSettings());
             row.put("seconds", r.seconds());

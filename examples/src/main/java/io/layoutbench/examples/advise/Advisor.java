@@ -51,9 +51,11 @@ import java.util.TreeSet;
  *       sample) at the paper's shard size, and optimized retrieval with coalescing gaps of 0 (touching ranges),
  *       the break-even gap for dollars (a GET's price in transfer bytes, about 4.3 KB), the break-even gap for time
  *       on the network ({@link RangeCoalescer#gapFor}: first-byte latency x each connection's share of bandwidth,
- *       375 KB on t3.medium), 1 MB and 4 MB;</li>
+ *       375 KB on t3.medium), 1 MB and 4 MB, each without a read budget; and the default, the time break-even
+ *       gap within 1.1x the bytes needed ({@code QueryOptions.defaults()});</li>
  *   <li>l3 with the paper's file size, row groups of 128 MB (the paper's) and 16 MB, pages of 4 KB (an image per
- *       page), 16 KB, 64 KB, 256 KB and 1 MB (and the paper's): optimized retrieval with the same gaps, and paper
+ *       page), 16 KB, 64 KB, 256 KB and 1 MB (and the paper's): optimized retrieval with the same gaps and the
+ *       default, and paper
  *       retrieval (whole row groups) per row-group size.</li>
  * </ul>
  * The fac layout (erasure-coded L3) is not modelled.
@@ -131,7 +133,7 @@ public final class Advisor {
                 LayoutModel model = setting.build().get();
                 for (Variant variant : setting.variants()) {
                     Candidate candidate = new Candidate(model, variant.mode(), variant.gap(), variant.gapNote(),
-                            variant.paperSettings());
+                            variant.paperSettings(), variant.maxReadAmplification());
                     results.add(evaluate(candidate, workload, bound, matches, objective, cold));
                     bar.step(1);
                 }
@@ -164,7 +166,8 @@ public final class Advisor {
     }
 
     /** One setting to price: a layout model, a retrieval mode, and the gap optimized retrieval merges within. */
-    record Candidate(LayoutModel model, RetrievalMode mode, long gap, String gapNote, boolean paperSettings) {
+    record Candidate(LayoutModel model, RetrievalMode mode, long gap, String gapNote, boolean paperSettings,
+            double maxReadAmplification) {
         String settings() {
             if (model instanceof L1Model) {
                 return model.settings();
@@ -177,8 +180,16 @@ public final class Advisor {
         }
     }
 
-    /** How a layout model retrieves: mode, gap, and whether this is the paper's setting. */
-    record Variant(RetrievalMode mode, long gap, String gapNote, boolean paperSettings) {
+    /**
+     * How a layout model retrieves: mode, gap, the read budget merging keeps within, and whether this is the paper's
+     * setting. The fixed gaps are priced without a budget, to show the whole trade of bytes for requests; one
+     * variant is what {@code QueryOptions.defaults()} does.
+     */
+    record Variant(RetrievalMode mode, long gap, String gapNote, boolean paperSettings, double maxReadAmplification) {
+
+        Variant(RetrievalMode mode, long gap, String gapNote, boolean paperSettings) {
+            this(mode, gap, gapNote, paperSettings, Double.POSITIVE_INFINITY);
+        }
     }
 
     /** A layout written one way, built when needed, and the retrieval variants to price on it. */
@@ -206,6 +217,7 @@ public final class Advisor {
                     variants.add(new Variant(RetrievalMode.PAPER, 0, "", true));
                 }
                 gaps.forEach((gap, note) -> variants.add(new Variant(RetrievalMode.OPTIMIZED, gap, note, false)));
+                variants.add(defaultVariant());
                 settings.add(new Setting("l2", "shard " + Sizes.option(shardSize),
                         () -> new L2Model(data, DatasetStore.prefix(data.name(), "l2",
                                 Map.of("shard-size", Sizes.option(shardSize))), shardSize), variants));
@@ -234,6 +246,7 @@ public final class Advisor {
                     }
                     gaps.forEach((gap, note) -> variants.add(new Variant(RetrievalMode.OPTIMIZED, gap, note,
                             false)));
+                    variants.add(defaultVariant());
                     settings.add(new Setting("l3", "page " + Sizes.option(page) + ", row group "
                             + Sizes.option(rowGroup),
                             () -> new L3Model(data, DatasetStore.prefix(data.name(), "l3", options), fileSize,
@@ -242,6 +255,14 @@ public final class Advisor {
             }
         }
         return settings;
+    }
+
+    /** Optimized retrieval as {@code QueryOptions.defaults()} runs it: the time break-even gap within 1.1x bytes. */
+    private Variant defaultVariant() {
+        QueryOptions options = QueryOptions.defaults().withNetwork(network).withMaxConcurrency(concurrency);
+        return new Variant(RetrievalMode.OPTIMIZED, RangeCoalescer.gapFor(options), " within "
+                + options.maxReadAmplification() + "x the bytes needed (the default)", false,
+                options.maxReadAmplification());
     }
 
     /** The coalescing gaps to try, with what each is. */
@@ -267,7 +288,8 @@ public final class Advisor {
     private Recommendation evaluate(Candidate candidate, Workload workload, List<BoundQuery> bound,
             List<Selection> matches, Objective objective, boolean cold) {
         QueryOptions options = QueryOptions.defaults().withMode(candidate.mode()).withNetwork(network)
-                .withMaxConcurrency(concurrency).withCoalesceGapBytes(candidate.gap());
+                .withMaxConcurrency(concurrency).withCoalesceGapBytes(candidate.gap())
+                .withMaxReadAmplification(candidate.maxReadAmplification());
         List<QueryOutcome> outcomes = new ArrayList<>();
         Map<String, PlannedRequest> metadata = new LinkedHashMap<>();
         int metadataRounds = 0;
@@ -302,7 +324,7 @@ public final class Advisor {
         OptionalLong gap = candidate.mode() == RetrievalMode.OPTIMIZED && !(model instanceof L1Model)
                 ? OptionalLong.of(candidate.gap()) : OptionalLong.empty();
         return new Recommendation(0, model.layout(), candidate.mode(), model.options(), candidate.settings(), gap,
-                candidate.paperSettings(), seconds, bytes, requests, dollars, score, metadataLoad, outcomes,
+                candidate.maxReadAmplification(), candidate.paperSettings(), seconds, bytes, requests, dollars, score, metadataLoad, outcomes,
                 List.of());
     }
 

@@ -126,13 +126,13 @@ final class L2Model implements LayoutModel {
     @Override
     public RetrievalPlan plan(BoundQuery query, Selection matches, QueryOptions options) {
         boolean merge = options.mode() == RetrievalMode.OPTIMIZED;
-        long gap = merge ? RangeCoalescer.gapFor(options) : 0;
         List<PlannedRequest> reads = new ArrayList<>();
+        List<String> keys = new ArrayList<>();
+        List<List<ByteRange>> rangesPerShard = new ArrayList<>();
         long payload = 0;
         int i = 0;
         while (i < matches.size()) {
             int shard = shardOfRow[matches.get(i)];
-            String key = shardKeys.get(shard);
             List<ByteRange> ranges = new ArrayList<>();
             while (i < matches.size() && shardOfRow[matches.get(i)] == shard) {
                 int row = matches.get(i);
@@ -140,13 +140,20 @@ final class L2Model implements LayoutModel {
                 payload += data.size(row);
                 i++;
             }
+            keys.add(shardKeys.get(shard));
+            rangesPerShard.add(ranges);
+        }
+        long gap = merge ? RangeCoalescer.gapWithinBudget(rangesPerShard, RangeCoalescer.gapFor(options),
+                options.maxReadAmplification()) : 0;
+        for (int s = 0; s < keys.size(); s++) {
+            String key = keys.get(s);
             if (merge) {
-                for (RangeCoalescer.Merged merged : RangeCoalescer.coalesce(ranges, gap,
+                for (RangeCoalescer.Merged merged : RangeCoalescer.coalesce(rangesPerShard.get(s), gap,
                         RangeCoalescer.maxMergedBytesFor(options))) {
                     reads.add(new PlannedRequest(RequestKind.RANGE_GET, key, merged.range()));
                 }
             } else {
-                for (ByteRange range : ranges) {
+                for (ByteRange range : rangesPerShard.get(s)) {
                     reads.add(new PlannedRequest(RequestKind.RANGE_GET, key, range));
                 }
             }

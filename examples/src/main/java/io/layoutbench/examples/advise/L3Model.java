@@ -200,6 +200,8 @@ final class L3Model implements LayoutModel {
         int pageIndexRounds = 0;
         List<PlannedRequest> pageIndexReads = new ArrayList<>();
         List<PlannedRequest> reads = new ArrayList<>();
+        List<String> neededKeys = new ArrayList<>();
+        List<List<ByteRange>> neededPages = new ArrayList<>();   // per row group with matches
         boolean[] pageIndexesRead = new boolean[partKeys.size()];
         long remaining = query.limit().orElse(Long.MAX_VALUE);
         long payload = 0;
@@ -246,16 +248,21 @@ final class L3Model implements LayoutModel {
                         lastPage = p;
                     }
                 }
-                for (RangeCoalescer.Merged merged : RangeCoalescer.coalesce(needed, gap,
-                        RangeCoalescer.maxMergedBytesFor(options))) {
-                    reads.add(new PlannedRequest(RequestKind.RANGE_GET, key, merged.range()));
-                }
+                neededKeys.add(key);
+                neededPages.add(needed);
             }
             for (int i = from; i < next; i++) {
                 payload += data.size(matches.get(i));
             }
             samples += count;
             remaining -= count;
+        }
+        gap = RangeCoalescer.gapWithinBudget(neededPages, gap, options.maxReadAmplification());
+        for (int i = 0; i < neededPages.size(); i++) {
+            for (RangeCoalescer.Merged merged : RangeCoalescer.coalesce(neededPages.get(i), gap,
+                    RangeCoalescer.maxMergedBytesFor(options))) {
+                reads.add(new PlannedRequest(RequestKind.RANGE_GET, neededKeys.get(i), merged.range()));
+            }
         }
         cold.addAll(pageIndexReads);   // L3 plans its page runs once the page indexes, loaded meanwhile, are in
         // Round trips of a cold load, as L3 counts them: footers a window at a time (a footer longer than the tail

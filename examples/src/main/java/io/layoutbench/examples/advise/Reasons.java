@@ -94,7 +94,9 @@ final class Reasons {
                     ? samples + " read as " + requests + " for whole column chunks of the row groups holding them"
                     : samples + ", a ranged GET each";
         }
-        String gap = r.gapBytes().orElse(0) == 0 ? "0 bytes" : Sizes.human(r.gapBytes().orElse(0));
+        String gap = (r.gapBytes().orElse(0) == 0 ? "0 bytes" : Sizes.human(r.gapBytes().orElse(0)))
+                + (Double.isInfinite(r.maxReadAmplification()) ? ""
+                        : ", as far as " + r.maxReadAmplification() + "x the bytes needed allows");
         if (r.layout().equals("l3")) {
             return samples + " from the blob pages holding them, pages within " + gap + " merged: " + requests;
         }

@@ -19,6 +19,7 @@ import java.util.OptionalLong;
  * @param options       the layout's write options ({@code shard-size=64MB})
  * @param settings      the settings for people ({@code shard 64MB, gap 375KB (time break-even)})
  * @param gapBytes      the coalescing gap in optimized mode of a layout that merges ranges
+ * @param maxReadAmplification the read budget merging kept within ({@code Infinity}: none)
  * @param paperSettings whether these are the paper's settings for the dataset's scale (in paper mode)
  * @param seconds       weighted sum of predicted T
  * @param bytes         weighted sum of predicted D
@@ -31,7 +32,7 @@ import java.util.OptionalLong;
  * @param reasons       why, in a few sentences (filled for the entries the report explains)
  */
 public record Recommendation(int rank, String layout, RetrievalMode mode, Map<String, String> options,
-        String settings, OptionalLong gapBytes, boolean paperSettings, double seconds, double bytes,
+        String settings, OptionalLong gapBytes, double maxReadAmplification, boolean paperSettings, double seconds, double bytes,
         double requests, double dollars, double score, QueryOutcome metadataLoad, List<QueryOutcome> queries,
         List<String> reasons) {
 
@@ -52,12 +53,12 @@ public record Recommendation(int rank, String layout, RetrievalMode mode, Map<St
     }
 
     Recommendation withRank(int newRank) {
-        return new Recommendation(newRank, layout, mode, options, settings, gapBytes, paperSettings, seconds, bytes,
+        return new Recommendation(newRank, layout, mode, options, settings, gapBytes, maxReadAmplification, paperSettings, seconds, bytes,
                 requests, dollars, score, metadataLoad, queries, reasons);
     }
 
     Recommendation withReasons(List<String> newReasons) {
-        return new Recommendation(rank, layout, mode, options, settings, gapBytes, paperSettings, seconds, bytes,
+        return new Recommendation(rank, layout, mode, options, settings, gapBytes, maxReadAmplification, paperSettings, seconds, bytes,
                 requests, dollars, score, metadataLoad, queries, newReasons);
     }
 

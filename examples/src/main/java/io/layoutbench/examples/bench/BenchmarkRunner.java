@@ -61,17 +61,18 @@ public final class BenchmarkRunner {
      * @param order          the order samples are handed out in (dataset order is deterministic; completion order
      *                       keeps one slow read from holding up the rest)
      * @param objective      what optimized retrieval minimises (time or dollars), which sets its coalescing gap
+     * @param maxReadAmplification optimized retrieval's read budget ({@link QueryOptions#maxReadAmplification()})
      */
     public record Config(String scale, String backendLabel, List<StorageLayout> layouts, List<RetrievalMode> modes,
             List<PaperQuery> queries, NetworkProfile profile, Prices prices, int reps, int maxConcurrency,
-            ResultOrder order, QueryOptions.Objective objective) {
+            ResultOrder order, QueryOptions.Objective objective, double maxReadAmplification) {
 
         /** A configuration that minimises time. */
         public Config(String scale, String backendLabel, List<StorageLayout> layouts, List<RetrievalMode> modes,
                 List<PaperQuery> queries, NetworkProfile profile, Prices prices, int reps, int maxConcurrency,
                 ResultOrder order) {
             this(scale, backendLabel, layouts, modes, queries, profile, prices, reps, maxConcurrency, order,
-                    QueryOptions.Objective.TIME);
+                    QueryOptions.Objective.TIME, QueryOptions.DEFAULT_MAX_READ_AMPLIFICATION);
         }
 
         public Config {
@@ -89,6 +90,8 @@ public final class BenchmarkRunner {
                 throw new IllegalArgumentException("maxConcurrency must be >= 1, got " + maxConcurrency);
             }
             requireNonNull(order, "order is null");
+            requireNonNull(objective, "objective is null");
+            QueryOptions.defaults().withMaxReadAmplification(maxReadAmplification);   // checks it
         }
 
         /** Number of runs: two (cold and warm) per repetition, layout, mode and query. */
@@ -166,7 +169,8 @@ public final class BenchmarkRunner {
                 .withNetwork(config.profile())
                 .withMaxConcurrency(config.maxConcurrency())
                 .withOrder(config.order())
-                .withObjective(config.objective());
+                .withObjective(config.objective())
+                .withMaxReadAmplification(config.maxReadAmplification());
         // Each run draws its own latencies: with one seed for all, every query's first requests would get the same
         // draws, and a layout's total over the workload would carry one sample's luck eleven times.
         long seed = java.util.Objects.hash(layout.name(), mode, paperQuery.id(), rep);

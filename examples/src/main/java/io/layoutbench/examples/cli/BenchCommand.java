@@ -109,6 +109,13 @@ final class BenchCommand implements Callable<Integer> {
                     + "than another request) or cost (when it is cheaper in dollars). Default: ${DEFAULT-VALUE}.")
     QueryOptions.Objective objective;
 
+    @Option(names = "--max-read-amplification", paramLabel = "X",
+            defaultValue = "" + QueryOptions.DEFAULT_MAX_READ_AMPLIFICATION,
+            description = "Optimized retrieval reads at most X times the bytes its matches need, merging across the "
+                    + "smallest gaps first: 1 merges only touching ranges, Infinity merges wherever the objective "
+                    + "favours it. Default: ${DEFAULT-VALUE}.")
+    double maxReadAmplification;
+
     /** Parses {@code time} or {@code cost}, ignoring case. */
     static final class ObjectiveConverter implements picocli.CommandLine.ITypeConverter<QueryOptions.Objective> {
         @Override
@@ -165,6 +172,10 @@ final class BenchCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "--concurrency must be at least 1, got "
                     + concurrency);
         }
+        if (!(maxReadAmplification >= 1)) {
+            throw new ParameterException(spec.commandLine(), "--max-read-amplification must be at least 1 (1: read "
+                    + "only the bytes needed; Infinity: no limit), got " + maxReadAmplification);
+        }
         if (latencyJitter != null && (!(latencyJitter >= 0) || Double.isInfinite(latencyJitter))) {
             throw new ParameterException(spec.commandLine(), "--latency-jitter must be >= 0, got " + latencyJitter);
         }
@@ -204,7 +215,7 @@ final class BenchCommand implements Callable<Integer> {
             long queriesStarted = System.nanoTime();
             BenchmarkRunner runner = new BenchmarkRunner(new BenchmarkRunner.Config(dataset.scale.scaleName(),
                     opened.label(), layouts, modeChoice.modes(), queries, profile, prices, reps, concurrency, order,
-                    objective));
+                    objective, maxReadAmplification));
             List<RunRow> rows = runner.run(opened.backend(), prefixes, progress);
             double querySeconds = (System.nanoTime() - queriesStarted) / 1e9;
 
@@ -294,6 +305,9 @@ final class BenchCommand implements Callable<Integer> {
         settings.put("reps", reps);
         settings.put("concurrency", concurrency);
         settings.put("order", order.name().toLowerCase(Locale.ROOT));
+        settings.put("objective", objective.name().toLowerCase(Locale.ROOT));
+        settings.put("max_read_amplification", Double.isInfinite(maxReadAmplification) ? "unlimited"
+                : maxReadAmplification);
         settings.put("latency_jitter", profile.latencyJitter());
         settings.put("prices", Map.of(
                 "transfer_usd_per_gb", prices.transferPerGb(),

@@ -90,14 +90,20 @@ class LayoutModelsMatchLayoutsTest {
             try (Dataset dataset = layout.open(backend, "t")) {
                 for (RetrievalMode mode : RetrievalMode.values()) {
                     for (long gap : mode == RetrievalMode.PAPER ? List.of(0L) : GAPS) {
-                        for (PaperQuery q : PaperQueries.forScale("tiny")) {
-                            String what = layoutName + " " + options + " " + mode + " gap " + gap + " " + q.id();
-                            QueryOptions queryOptions = QueryOptions.defaults().withMode(mode)
-                                    .withCoalesceGapBytes(gap);
-                            RetrievalPlan real = dataset.plan(q.parse(), queryOptions);
-                            BoundQuery bound = q.bind(tiny.schema());
-                            RetrievalPlan mine = modelled.plan(bound, bound.select(tiny.table()), queryOptions);
-                            assertSame(what, mine, real, bytesPerPage);
+                        // The default read budget, and none: the merges the gap alone allows.
+                        for (double budget : new double[] {QueryOptions.DEFAULT_MAX_READ_AMPLIFICATION,
+                                Double.POSITIVE_INFINITY}) {
+                            for (PaperQuery q : PaperQueries.forScale("tiny")) {
+                                String what = layoutName + " " + options + " " + mode + " gap " + gap + " budget "
+                                        + budget + " " + q.id();
+                                QueryOptions queryOptions = QueryOptions.defaults().withMode(mode)
+                                        .withCoalesceGapBytes(gap).withMaxReadAmplification(budget);
+                                RetrievalPlan real = dataset.plan(q.parse(), queryOptions);
+                                BoundQuery bound = q.bind(tiny.schema());
+                                RetrievalPlan mine = modelled.plan(bound, bound.select(tiny.table()),
+                                        queryOptions);
+                                assertSame(what, mine, real, bytesPerPage);
+                            }
                         }
                     }
                 }

@@ -14,11 +14,18 @@ import io.layoutbench.api.network.NetworkProfiles;
  * {@link Objective#TIME} it is first-byte latency x per-connection bandwidth (reading through a smaller gap is
  * faster than a new request); for {@link Objective#COST} it is the GET price over the transfer price per byte.
  *
+ * <p>Whatever the gap, an optimized query reads at most {@link #maxReadAmplification()} times the bytes it needs
+ * (default 1.1): within that budget it merges across the smallest gaps first, since each merge saves one request
+ * whatever its size. {@code withMaxReadAmplification(Double.POSITIVE_INFINITY)} merges across every gap the
+ * objective favours, trading bytes for fewer requests.
+ *
  * <pre>{@code
  * QueryOptions options = QueryOptions.defaults()
  *         .withMode(RetrievalMode.PAPER)
  *         .withMaxConcurrency(16)
  *         .withNetwork(NetworkProfiles.get("c5.large"));
+ * // a client in the same region as its bucket pays nothing for bytes: merge wherever it saves time
+ * QueryOptions inRegion = QueryOptions.defaults().withMaxReadAmplification(Double.POSITIVE_INFINITY);
  * }</pre>
  *
  * @param mode             paper or optimized retrieval
@@ -30,15 +37,23 @@ import io.layoutbench.api.network.NetworkProfiles;
  * @param objective        what optimized retrieval minimises (default time)
  * @param maxBufferedBytes bytes of reads launched but not yet handed to the consumer, at most (default 64 MiB;
  *                         one read is always allowed, however large): the memory bound of a query
+ * @param maxReadAmplification in optimized mode, bytes read over the bytes the matches need, at most: at least 1
+ *                         (merge only touching ranges), {@link Double#POSITIVE_INFINITY} for no limit (default 1.1)
  */
 public record QueryOptions(RetrievalMode mode, int maxConcurrency, ResultOrder order, long coalesceGapBytes,
-        NetworkProfile network, Objective objective, long maxBufferedBytes) {
+        NetworkProfile network, Objective objective, long maxBufferedBytes, double maxReadAmplification) {
 
     /** Requests in flight by default. */
     public static final int DEFAULT_MAX_CONCURRENCY = 64;
 
     /** Default {@link #maxBufferedBytes}: 64 MiB. */
     public static final long DEFAULT_MAX_BUFFERED_BYTES = 64L << 20;
+
+    /**
+     * Default {@link #maxReadAmplification}: 1.1, bytes within 10% of what the matches need. Merging further saves
+     * requests but, for scattered matches, costs transfer dollars faster than it saves time (see docs/RESULTS.md).
+     */
+    public static final double DEFAULT_MAX_READ_AMPLIFICATION = 1.1;
 
     /** {@link #coalesceGapBytes} value that derives the gap from the network and objective. */
     public static final long DERIVED_GAP = -1;
@@ -62,44 +77,63 @@ public record QueryOptions(RetrievalMode mode, int maxConcurrency, ResultOrder o
         if (maxBufferedBytes < 1) {
             throw new IllegalArgumentException("maxBufferedBytes must be >= 1, got " + maxBufferedBytes);
         }
+        if (!(maxReadAmplification >= 1)) {
+            throw new IllegalArgumentException("maxReadAmplification must be >= 1 (1: read only the bytes needed; "
+                    + "Infinity: no limit), got " + maxReadAmplification);
+        }
         if (coalesceGapBytes < DERIVED_GAP) {
             throw new IllegalArgumentException("coalesceGapBytes must be >= 0, or -1 to derive it; got "
                     + coalesceGapBytes);
         }
     }
 
-    /** Optimized mode, 64 requests in flight, dataset order, gap derived for time on t3.medium. */
+    /**
+     * Optimized mode, 64 requests in flight, dataset order, gap derived for time on t3.medium, 64 MiB buffered, reads
+     * within 1.1x of the bytes needed.
+     */
     public static QueryOptions defaults() {
         return new QueryOptions(RetrievalMode.OPTIMIZED, DEFAULT_MAX_CONCURRENCY, ResultOrder.DATASET, DERIVED_GAP,
-                NetworkProfiles.T3_MEDIUM, Objective.TIME, DEFAULT_MAX_BUFFERED_BYTES);
+                NetworkProfiles.T3_MEDIUM, Objective.TIME, DEFAULT_MAX_BUFFERED_BYTES, DEFAULT_MAX_READ_AMPLIFICATION);
     }
 
     public QueryOptions withMode(RetrievalMode newMode) {
-        return new QueryOptions(newMode, maxConcurrency, order, coalesceGapBytes, network, objective, maxBufferedBytes);
+        return new QueryOptions(newMode, maxConcurrency, order, coalesceGapBytes, network, objective, maxBufferedBytes,
+                maxReadAmplification);
     }
 
     public QueryOptions withMaxConcurrency(int newMaxConcurrency) {
-        return new QueryOptions(mode, newMaxConcurrency, order, coalesceGapBytes, network, objective, maxBufferedBytes);
+        return new QueryOptions(mode, newMaxConcurrency, order, coalesceGapBytes, network, objective, maxBufferedBytes,
+                maxReadAmplification);
     }
 
     public QueryOptions withOrder(ResultOrder newOrder) {
-        return new QueryOptions(mode, maxConcurrency, newOrder, coalesceGapBytes, network, objective, maxBufferedBytes);
+        return new QueryOptions(mode, maxConcurrency, newOrder, coalesceGapBytes, network, objective, maxBufferedBytes,
+                maxReadAmplification);
     }
 
     public QueryOptions withCoalesceGapBytes(long newGap) {
-        return new QueryOptions(mode, maxConcurrency, order, newGap, network, objective, maxBufferedBytes);
+        return new QueryOptions(mode, maxConcurrency, order, newGap, network, objective, maxBufferedBytes,
+                maxReadAmplification);
     }
 
     public QueryOptions withNetwork(NetworkProfile newNetwork) {
-        return new QueryOptions(mode, maxConcurrency, order, coalesceGapBytes, newNetwork, objective, maxBufferedBytes);
+        return new QueryOptions(mode, maxConcurrency, order, coalesceGapBytes, newNetwork, objective, maxBufferedBytes,
+                maxReadAmplification);
     }
 
     public QueryOptions withObjective(Objective newObjective) {
-        return new QueryOptions(mode, maxConcurrency, order, coalesceGapBytes, network, newObjective, maxBufferedBytes);
+        return new QueryOptions(mode, maxConcurrency, order, coalesceGapBytes, network, newObjective, maxBufferedBytes,
+                maxReadAmplification);
     }
 
     public QueryOptions withMaxBufferedBytes(long newMaxBufferedBytes) {
         return new QueryOptions(mode, maxConcurrency, order, coalesceGapBytes, network, objective,
-                newMaxBufferedBytes);
+                newMaxBufferedBytes, maxReadAmplification);
+    }
+
+    /** These options with a different read budget: at least 1, {@link Double#POSITIVE_INFINITY} for no limit. */
+    public QueryOptions withMaxReadAmplification(double newMaxReadAmplification) {
+        return new QueryOptions(mode, maxConcurrency, order, coalesceGapBytes, network, objective, maxBufferedBytes,
+                newMaxReadAmplification);
     }
 }

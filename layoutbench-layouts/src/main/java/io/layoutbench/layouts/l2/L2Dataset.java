@@ -42,37 +42,45 @@ final class L2Dataset extends MetadataTableDataset {
         long payload = 0;
         int i = 0;
         boolean merge = options.mode() == RetrievalMode.OPTIMIZED;
-        long gap = merge ? RangeCoalescer.gapFor(options) : 0;
+        // Rows come in dataset order and shards were written in that order: a shard's rows are one run.
+        List<ShardRun> runs = new ArrayList<>();
         while (i < rows.size()) {
-            // Rows come in dataset order and shards were written in that order: a shard's rows are one run.
             int shard = locations.shardIds[rows.get(i)];
             int end = i;
-            List<ByteRange> ranges = new ArrayList<>();
             while (end < rows.size() && locations.shardIds[rows.get(end)] == shard) {
-                int row = rows.get(end);
-                ranges.add(ByteRange.of(locations.offsets[row], locations.sizes[row]));
-                payload += locations.sizes[row];
                 end++;
             }
             int[] runRows = new int[end - i];
+            List<ByteRange> ranges = new ArrayList<>(runRows.length);
             for (int j = i; j < end; j++) {
-                runRows[j - i] = rows.get(j);
+                int row = rows.get(j);
+                runRows[j - i] = row;
+                ranges.add(ByteRange.of(locations.offsets[row], locations.sizes[row]));
+                payload += locations.sizes[row];
             }
-            String key = locations.shardKey(shard);
-            if (merge) {
-                for (RangeCoalescer.Merged merged : RangeCoalescer.coalesce(ranges, gap,
-                        RangeCoalescer.maxMergedBytesFor(options))) {
-                    int[] members = merged.members().stream().mapToInt(m -> runRows[m]).toArray();
-                    tasks.add(task(table, locations, key, merged.range(), members));
-                }
-            } else {
-                for (int j = 0; j < runRows.length; j++) {
-                    tasks.add(task(table, locations, key, ranges.get(j), new int[] {runRows[j]}));
-                }
-            }
+            runs.add(new ShardRun(locations.shardKey(shard), runRows, ranges));
             i = end;
         }
+        long gap = merge ? RangeCoalescer.gapWithinBudget(runs.stream().map(ShardRun::ranges).toList(),
+                RangeCoalescer.gapFor(options), options.maxReadAmplification()) : 0;
+        for (ShardRun run : runs) {
+            if (merge) {
+                for (RangeCoalescer.Merged merged : RangeCoalescer.coalesce(run.ranges(), gap,
+                        RangeCoalescer.maxMergedBytesFor(options))) {
+                    int[] members = merged.members().stream().mapToInt(m -> run.rows()[m]).toArray();
+                    tasks.add(task(table, locations, run.key(), merged.range(), members));
+                }
+            } else {
+                for (int j = 0; j < run.rows().length; j++) {
+                    tasks.add(task(table, locations, run.key(), run.ranges().get(j), new int[] {run.rows()[j]}));
+                }
+            }
+        }
         return new Planned(table.loadRequests(), tasks, rows.size(), payload);
+    }
+
+    /** The matching rows of one shard, in dataset order, and their data ranges. */
+    private record ShardRun(String key, int[] rows, List<ByteRange> ranges) {
     }
 
     private static ReadTask task(MetadataTable table, Locations locations, String key, ByteRange read, int[] rows) {

@@ -17,7 +17,7 @@ import java.util.Set;
  *
  * <p>Option {@code shard-size} caps a shard's size (default 64 MB, the paper's limit at mini; it used 512 MB above).
  * Paper mode sends one ranged GET per sample; optimized mode merges ranges of one shard that lie within the
- * coalescing gap ({@link io.layoutbench.api.layout.QueryOptions}).
+ * coalescing gap, as far as the query's read budget allows ({@link io.layoutbench.api.layout.QueryOptions}).
  *
  * <pre>{@code
  * DatasetWriter writer = StorageLayouts.get("l2").create(backend, "mini/l2", Map.of("shard-size", "64MB"));

@@ -46,7 +46,8 @@ import java.util.function.Function;
  * predicate out, and evaluates it on the metadata columns of the others (read once, cached). Then, in paper mode,
  * it reads whole each row group that holds a matching sample, one request per column chunk (the paper: DuckDB
  * "fetches entire row groups containing the requested samples"); in optimized mode it reads only
- * the blob pages holding matching rows, pages within the coalescing gap in one request. {@code LIMIT n} stops at the
+ * the blob pages holding matching rows, pages within the coalescing gap (lowered to fit the read budget,
+ * {@code RangeCoalescer.gapWithinBudget}) in one request. {@code LIMIT n} stops at the
  * n-th match in dataset order (part, row group, row). Each sample's CRC32C is checked against the crc32c column.
  *
  * <p>Paper mode knows the matches before it reads (to plan, and to stop at a LIMIT) by reading the metadata chunks
@@ -172,6 +173,7 @@ final class L3Dataset extends ManifestDataset {
         }
         boolean[] pageIndexesCounted = new boolean[partObjects.size()];
         int pageIndexRounds = 0;
+        List<List<PageInfo>> pagesOfGroups = new ArrayList<>(pending.size());
         for (PendingPages pages : pending) {
             PartFile part = pages.ref().part();
             List<PlannedRequest> pageIndexReads = ObjectBackend.await(pages.pageIndexLoad());
@@ -180,7 +182,17 @@ final class L3Dataset extends ManifestDataset {
                 cold.addAll(pageIndexReads);
                 pageIndexRounds = Math.max(pageIndexRounds, pageIndexReads.size());   // the parts' loads overlap
             }
-            tasks.addAll(pageRunTasks(pages.ref(), pages.metadata(), pages.rows(), gap,
+            pagesOfGroups.add(part.blobPages(pages.ref().rowGroup()).pagesFor(pages.rows()));
+        }
+        if (!pending.isEmpty()) {
+            // Row groups of one part lie apart, so the gaps between their pages are counted per row group.
+            gap = RangeCoalescer.gapWithinBudget(pagesOfGroups.stream()
+                    .map(pages -> pages.stream().map(PageInfo::byteRange).toList()).toList(), gap,
+                    options.maxReadAmplification());
+        }
+        for (int p = 0; p < pending.size(); p++) {
+            PendingPages pages = pending.get(p);
+            tasks.addAll(pageRunTasks(pages.ref(), pages.metadata(), pages.rows(), pagesOfGroups.get(p), gap,
                     RangeCoalescer.maxMergedBytesFor(options)));
         }
         // Loads sent ahead are left to finish and fill the cache; without a LIMIT every one of them was needed.
@@ -262,10 +274,9 @@ final class L3Dataset extends ManifestDataset {
      * Optimized mode: the blob pages holding {@code rows}, grouped into runs of pages that lie within {@code gap}
      * of each other (and within {@code maxMerged} bytes); one task and one request per run.
      */
-    private List<ReadTask> pageRunTasks(RowGroupRef ref, PartFile.RowGroupMetadata metadata, int[] rows, long gap,
-            long maxMerged) {
+    private List<ReadTask> pageRunTasks(RowGroupRef ref, PartFile.RowGroupMetadata metadata, int[] rows,
+            List<PageInfo> pages, long gap, long maxMerged) {
         PartFile part = ref.part();
-        List<PageInfo> pages = part.blobPages(ref.rowGroup()).pagesFor(rows);
         List<RangeCoalescer.Merged> runs = RangeCoalescer.coalesce(pages.stream().map(PageInfo::byteRange).toList(),
                 gap, maxMerged);
         // Inside a task every page of its run is fetched in one request: the run's span.

@@ -32,7 +32,8 @@ import java.util.Set;
  * statistics rule the predicate out. {@link io.layoutbench.api.layout.RetrievalMode#PAPER Paper} mode then does
  * what DuckDB does: it reads every remaining row group whole. {@link io.layoutbench.api.layout.RetrievalMode#OPTIMIZED
  * Optimized} mode reads only the metadata columns of the remaining row groups (cached), evaluates the predicate
- * there, and fetches just the blob pages holding matches, merged by the query's coalescing gap.
+ * there, and fetches just the blob pages holding matches, merged by the query's coalescing gap as far as its read
+ * budget allows.
  *
  * <pre>{@code
  * StorageLayout l3 = StorageLayouts.get("l3");

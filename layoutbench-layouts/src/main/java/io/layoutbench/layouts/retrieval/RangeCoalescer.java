@@ -118,6 +118,82 @@ public final class RangeCoalescer {
     }
 
     /**
+     * The gap to coalesce a query's ranges with when it may read at most {@link QueryOptions#maxReadAmplification()}
+     * times the bytes its ranges need: {@code maxGap}, lowered until the gaps it lets a query read through fit the
+     * budget. Every merge saves one request whatever the gap's size, so spending the budget on the smallest gaps
+     * first saves the most requests; that is a single threshold over all of the query's gaps.
+     *
+     * <pre>{@code
+     * // ranges of 100 bytes with gaps of 10, 20 and 500 bytes; a 10% budget is 40 bytes
+     * long gap = RangeCoalescer.gapWithinBudget(List.of(List.of(ByteRange.of(0, 100), ByteRange.of(110, 100),
+     *         ByteRange.of(230, 100), ByteRange.of(830, 100))), 1 << 20, 1.1);   // 20: merges the first three
+     * }</pre>
+     *
+     * @param rangesPerObject the ranges the query needs, one list per object (gaps only count within an object)
+     * @param maxGap          the gap the objective favours ({@link #gapFor})
+     * @param maxAmplification bytes read over the bytes needed, at most: 1 or more, or infinite
+     * @return a gap between 0 and {@code maxGap}
+     */
+    public static long gapWithinBudget(List<List<ByteRange>> rangesPerObject, long maxGap, double maxAmplification) {
+        requireNonNull(rangesPerObject, "rangesPerObject is null");
+        if (maxGap < 0 || !(maxAmplification >= 1)) {
+            throw new IllegalArgumentException("maxGap must be >= 0 and maxAmplification >= 1, got " + maxGap
+                    + " and " + maxAmplification);
+        }
+        if (maxGap == 0 || maxAmplification == Double.POSITIVE_INFINITY) {
+            return maxGap;
+        }
+        long needed = 0;
+        long[] gaps = new long[16];
+        int count = 0;
+        for (List<ByteRange> ranges : rangesPerObject) {
+            List<ByteRange> sorted = new ArrayList<>(requireNonNull(ranges, "a list of ranges is null"));
+            sorted.sort(null);
+            ByteRange span = null;
+            for (ByteRange next : sorted) {
+                if (span != null && next.offset() <= span.end()) {
+                    span = span.span(next);         // overlapping or touching: one range, no gap to pay for
+                    continue;
+                }
+                if (span != null) {
+                    needed += span.length();
+                    long gap = next.offset() - span.end();
+                    if (gap <= maxGap) {
+                        if (count == gaps.length) {
+                            gaps = Arrays.copyOf(gaps, count * 2);
+                        }
+                        gaps[count++] = gap;
+                    }
+                }
+                span = next;
+            }
+            if (span != null) {
+                needed += span.length();
+            }
+        }
+        double budget = (maxAmplification - 1) * needed;
+        Arrays.sort(gaps, 0, count);
+        long spent = 0;
+        long threshold = 0;
+        int i = 0;
+        while (i < count) {
+            // Gaps of one size are all read through or none is: the threshold cannot split them.
+            long size = gaps[i];
+            long group = 0;
+            while (i < count && gaps[i] == size) {
+                group += size;
+                i++;
+            }
+            if (spent + group > budget) {
+                break;
+            }
+            spent += group;
+            threshold = size;
+        }
+        return threshold;
+    }
+
+    /**
      * Groups {@code ranges} into requests: sorted by offset, a range joins the current request when the gap to it
      * is at most {@code maxGap} bytes and the request stays within {@code maxMergedSize} bytes. Overlapping and
      * duplicate ranges are served by one request. A range longer than {@code maxMergedSize} gets a request of its own.

@@ -48,4 +48,40 @@ class RangeCoalescerTest {
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> RangeCoalescer.breakEvenGap(0.01, 0))
                 .hasMessageContaining("bytesPerSecond > 0");
     }
+
+    @Test
+    void aReadBudgetSpendsItselfOnTheSmallestGapsFirst() {
+        // 400 bytes needed with gaps of 10, 20 and 500: 10% is 40 bytes, enough for the 10 and the 20.
+        List<List<ByteRange>> ranges = List.of(List.of(ByteRange.of(0, 100), ByteRange.of(110, 100),
+                ByteRange.of(230, 100), ByteRange.of(830, 100)));
+        assertThat(RangeCoalescer.gapWithinBudget(ranges, 1 << 20, 1.1)).isEqualTo(20);
+        assertThat(RangeCoalescer.gapWithinBudget(ranges, 15, 1.1)).isEqualTo(10);   // the objective's gap caps it
+        assertThat(RangeCoalescer.gapWithinBudget(ranges, 1 << 20, 1.05)).isEqualTo(10);
+        assertThat(RangeCoalescer.gapWithinBudget(ranges, 1 << 20, 1.0)).isZero();
+        assertThat(RangeCoalescer.gapWithinBudget(ranges, 1 << 20, Double.POSITIVE_INFINITY)).isEqualTo(1 << 20);
+        assertThat(RangeCoalescer.gapWithinBudget(ranges, 1 << 20, 3.0)).isEqualTo(500);
+    }
+
+    @Test
+    void gapsOfOneSizeAreReadThroughAllOrNone() {
+        // Three gaps of 30 over 400 needed bytes: a 40-byte budget cannot pay for all three, so none is taken.
+        List<List<ByteRange>> ranges = List.of(List.of(ByteRange.of(0, 100), ByteRange.of(130, 100),
+                ByteRange.of(260, 100), ByteRange.of(390, 100)));
+        assertThat(RangeCoalescer.gapWithinBudget(ranges, 1 << 20, 1.1)).isZero();
+        assertThat(RangeCoalescer.gapWithinBudget(ranges, 1 << 20, 1.25)).isEqualTo(30);
+    }
+
+    @Test
+    void theBudgetCountsNeededBytesOnceAndGapsOnlyWithinAnObject() {
+        // Overlapping and touching ranges cost nothing to merge; the distance between two objects is not a gap.
+        List<List<ByteRange>> ranges = List.of(
+                List.of(ByteRange.of(0, 100), ByteRange.of(50, 100), ByteRange.of(150, 50)),
+                List.of(ByteRange.of(1_000_000, 100), ByteRange.of(1_000_110, 100)));
+        // needed: 200 + 200 bytes; the one gap is 10 bytes, within a 3% budget (12 bytes).
+        assertThat(RangeCoalescer.gapWithinBudget(ranges, 1 << 20, 1.03)).isEqualTo(10);
+        assertThat(RangeCoalescer.gapWithinBudget(ranges, 1 << 20, 1.02)).isZero();
+        assertThat(RangeCoalescer.gapWithinBudget(List.of(), 1 << 20, 1.1)).isZero();
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> RangeCoalescer.gapWithinBudget(ranges, 10, 0.9))
+                .hasMessageContaining("maxAmplification >= 1");
+    }
 }
