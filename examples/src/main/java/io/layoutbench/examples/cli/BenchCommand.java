@@ -109,12 +109,8 @@ final class BenchCommand implements Callable<Integer> {
                     + "than another request) or cost (when it is cheaper in dollars). Default: ${DEFAULT-VALUE}.")
     QueryOptions.Objective objective;
 
-    @Option(names = "--max-read-amplification", paramLabel = "X",
-            defaultValue = "" + QueryOptions.DEFAULT_MAX_READ_AMPLIFICATION,
-            description = "Optimized retrieval reads at most X times the bytes its matches need, merging across the "
-                    + "smallest gaps first: 1 merges only touching ranges, Infinity merges wherever the objective "
-                    + "favours it. Default: ${DEFAULT-VALUE}.")
-    double maxReadAmplification;
+    @Mixin
+    ReadBudgetOption readBudget;
 
     /** Parses {@code time} or {@code cost}, ignoring case. */
     static final class ObjectiveConverter implements picocli.CommandLine.ITypeConverter<QueryOptions.Objective> {
@@ -172,10 +168,7 @@ final class BenchCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "--concurrency must be at least 1, got "
                     + concurrency);
         }
-        if (!(maxReadAmplification >= 1)) {
-            throw new ParameterException(spec.commandLine(), "--max-read-amplification must be at least 1 (1: read "
-                    + "only the bytes needed; Infinity: no limit), got " + maxReadAmplification);
-        }
+        double maxReadAmplification = readBudget.value(spec.commandLine());
         if (latencyJitter != null && (!(latencyJitter >= 0) || Double.isInfinite(latencyJitter))) {
             throw new ParameterException(spec.commandLine(), "--latency-jitter must be >= 0, got " + latencyJitter);
         }
@@ -306,8 +299,8 @@ final class BenchCommand implements Callable<Integer> {
         settings.put("concurrency", concurrency);
         settings.put("order", order.name().toLowerCase(Locale.ROOT));
         settings.put("objective", objective.name().toLowerCase(Locale.ROOT));
-        settings.put("max_read_amplification", Double.isInfinite(maxReadAmplification) ? "unlimited"
-                : maxReadAmplification);
+        settings.put("max_read_amplification", Double.isInfinite(readBudget.maxReadAmplification) ? "unlimited"
+                : readBudget.maxReadAmplification);
         settings.put("latency_jitter", profile.latencyJitter());
         settings.put("prices", Map.of(
                 "transfer_usd_per_gb", prices.transferPerGb(),

@@ -109,6 +109,9 @@ final class QueryCommand implements Callable<Integer> {
             description = "Network preset to read through (none for no simulation). Default: ${DEFAULT-VALUE}.")
     NetworkProfile profile;
 
+    @Mixin
+    ReadBudgetOption readBudget;
+
     @Override
     public Integer call() {
         PrintWriter console = spec.commandLine().getOut();
@@ -130,7 +133,8 @@ final class QueryCommand implements Callable<Integer> {
         String datasetId = synthetic ? dataset.source().id() : DatasetSource.sanitize(datasetName.strip());
         Map<String, String> options = Layouts.options(layout, synthetic ? dataset.scale : null, overrides);
         String prefix = DatasetStore.prefix(datasetId, layout.name(), options);
-        QueryOptions queryOptions = QueryOptions.defaults().withMode(mode).withNetwork(profile);
+        QueryOptions queryOptions = QueryOptions.defaults().withMode(mode).withNetwork(profile)
+                .withMaxReadAmplification(readBudget.value(spec.commandLine()));
         CostModel costModel = new CostModel(Prices.s3Standard(), profile);
 
         try (Store opened = store.open(spec.commandLine())) {

@@ -56,6 +56,20 @@ class CliArgumentErrorsTest {
         assertThat(result.errLines()).singleElement().asString().contains("--reps must be at least 1");
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {"bench", "query"})
+    void aReadBudgetBelowOneIsRejected(String command) {
+        CliRunner result = command.equals("bench")
+                ? CliRunner.run("bench", "--data-dir", dataDir.toString(), "--max-read-amplification", "0.5")
+                : CliRunner.run("query", "--data-dir", dataDir.toString(), "--where", "width > 0",
+                        "--max-read-amplification", "NaN");
+
+        assertThat(result.exitCode()).isEqualTo(2);
+        assertThat(result.errLines()).singleElement().asString()
+                .contains("--max-read-amplification must be at least 1").contains(command.equals("bench") ? "0.5"
+                        : "NaN");
+    }
+
     @Test
     void unknownQueryAndModeAndBackendAreUsageErrors() {
         assertThat(CliRunner.run("bench", "--data-dir", dataDir.toString(), "--queries", "Q12"))
