@@ -14,8 +14,9 @@ import io.layoutbench.api.network.NetworkProfiles;
  * {@link Objective#TIME} it is first-byte latency x per-connection bandwidth (reading through a smaller gap is
  * faster than a new request); for {@link Objective#COST} it is the GET price over the transfer price per byte.
  *
- * <p>Whatever the gap, an optimized query reads at most {@link #maxReadAmplification()} times the bytes it needs
- * (default 1.1): within that budget it merges across the smallest gaps first, since each merge saves one request
+ * <p>Whatever the gap, an optimized query reads at most {@link #maxReadAmplification()} times the bytes it must read
+ * anyway (default 1.1): the byte ranges of its matches, or the smallest units that hold them, such as Parquet pages.
+ * Within that budget it merges across the smallest gaps first, since each merge saves one request
  * whatever its size. {@code withMaxReadAmplification(Double.POSITIVE_INFINITY)} merges across every gap the
  * objective favours, trading bytes for fewer requests.
  *
@@ -37,8 +38,9 @@ import io.layoutbench.api.network.NetworkProfiles;
  * @param objective        what optimized retrieval minimises (default time)
  * @param maxBufferedBytes bytes of reads launched but not yet handed to the consumer, at most (default 64 MiB;
  *                         one read is always allowed, however large): the memory bound of a query
- * @param maxReadAmplification in optimized mode, bytes read over the bytes the matches need, at most: at least 1
- *                         (merge only touching ranges), {@link Double#POSITIVE_INFINITY} for no limit (default 1.1)
+ * @param maxReadAmplification in optimized mode, bytes read over the bytes the matches' ranges (or pages) span, at
+ *                         most: at least 1 (merge only touching ranges), {@link Double#POSITIVE_INFINITY} for no
+ *                         limit (default 1.1)
  */
 public record QueryOptions(RetrievalMode mode, int maxConcurrency, ResultOrder order, long coalesceGapBytes,
         NetworkProfile network, Objective objective, long maxBufferedBytes, double maxReadAmplification) {

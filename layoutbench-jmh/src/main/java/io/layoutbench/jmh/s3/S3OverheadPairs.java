@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
@@ -22,6 +23,8 @@ import java.util.function.Supplier;
  * </pre>
  */
 public final class S3OverheadPairs {
+
+    private static final long DRAIN_TIMEOUT_SECONDS = 60;
 
     private S3OverheadPairs() {
     }
@@ -78,7 +81,14 @@ public final class S3OverheadPairs {
         long end = start + windowNanos;
         while (System.nanoTime() < end) {
             slots.acquire();
-            get.get().whenComplete((ok, failure) -> {
+            CompletableFuture<Boolean> started;
+            try {
+                started = get.get();
+            } catch (RuntimeException e) {
+                slots.release();
+                throw e;
+            }
+            started.whenComplete((ok, failure) -> {
                 if (failure != null || !ok) {
                     synchronized (failures) {
                         failures.add(failure != null ? failure : new IllegalStateException("wrong length"));
@@ -88,7 +98,11 @@ public final class S3OverheadPairs {
                 slots.release();
             });
         }
-        slots.acquire(concurrency);        // the window ends when its last GET does
+        // The window ends when its last GET does; a GET that never ends fails the run rather than hanging it.
+        if (!slots.tryAcquire(concurrency, DRAIN_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+            throw new IllegalStateException("GETs still in flight " + DRAIN_TIMEOUT_SECONDS
+                    + " s after the window closed");
+        }
         long elapsed = System.nanoTime() - start;
         if (!failures.isEmpty()) {
             throw new IllegalStateException(failures.size() + " GETs failed or returned the wrong length",

@@ -196,7 +196,8 @@ public final class RangeCoalescer {
     /**
      * Groups {@code ranges} into requests: sorted by offset, a range joins the current request when the gap to it
      * is at most {@code maxGap} bytes and the request stays within {@code maxMergedSize} bytes. Overlapping and
-     * duplicate ranges are served by one request. A range longer than {@code maxMergedSize} gets a request of its own.
+     * duplicate ranges are always served by one request, even past {@code maxMergedSize}: splitting them would read
+     * their shared bytes twice. A range longer than {@code maxMergedSize} otherwise gets a request of its own.
      *
      * @return the requests, ascending by offset
      */
@@ -217,8 +218,9 @@ public final class RangeCoalescer {
         List<Integer> members = new ArrayList<>();
         for (int index : order) {
             ByteRange next = ranges.get(index);
-            if (current != null && current.gapTo(next) <= maxGap
-                    && Math.max(current.end(), next.end()) - current.offset() <= maxMergedSize) {
+            boolean overlaps = current != null && next.offset() < current.end();
+            if (current != null && (overlaps || current.gapTo(next) <= maxGap
+                    && Math.max(current.end(), next.end()) - current.offset() <= maxMergedSize)) {
                 current = current.span(next);
             } else {
                 if (current != null) {

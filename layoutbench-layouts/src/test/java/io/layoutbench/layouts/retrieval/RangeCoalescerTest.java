@@ -37,6 +37,16 @@ class RangeCoalescerTest {
     }
 
     @Test
+    void overlappingRangesShareOneRequestEvenPastTheMaximumSize() {
+        // Split at the size cap, [0,100) and [50,150) would read bytes 50-99 twice.
+        List<RangeCoalescer.Merged> merged = RangeCoalescer.coalesce(List.of(ByteRange.of(0, 100),
+                ByteRange.of(50, 100), ByteRange.of(0, 100), ByteRange.of(150, 10)), 0, 100);
+        assertThat(merged).extracting(RangeCoalescer.Merged::range)
+                .containsExactly(ByteRange.of(0, 150), ByteRange.of(150, 10));
+        assertThat(merged.get(0).members()).containsExactlyInAnyOrder(0, 1, 2);
+    }
+
+    @Test
     void emptyInputNeedsNoRequest() {
         assertThat(RangeCoalescer.coalesce(List.of(), 10, 10)).isEmpty();
     }
