@@ -3,6 +3,8 @@ package io.layoutbench.examples.advise;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 
+import io.layoutbench.examples.report.TextTable;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -43,7 +45,8 @@ public final class AdviceReport {
                 + "%.1f s.%n%n", advice.ranked().size(), advice.elapsedSeconds()));
 
         int shown = top <= 0 ? advice.ranked().size() : Math.min(top, advice.ranked().size());
-        Table table = new Table("rank", "layout", "settings", "T (s)", "D (MB)", "requests", "C ($)", "score");
+        TextTable table = new TextTable("rank", "layout", "settings", "T (s)", "D (MB)", "requests", "C ($)",
+                "score");
         for (Recommendation r : advice.ranked().subList(0, shown)) {
             table.row((r.paperSettings() ? "*" : "")
                     + r.rank(), r.layout(), r.settings(), fixed(r.seconds(), 3), fixed(r.bytes() / 1e6, 2),
@@ -66,7 +69,7 @@ public final class AdviceReport {
         }
 
         out.append(String.format(Locale.ROOT, "%nPer query, #1 (%s)%n", best.title()));
-        Table queries = new Table("query", "weight", "samples", "requests", "D (MB)", "T (s)", "C ($)",
+        TextTable queries = new TextTable("query", "weight", "samples", "requests", "D (MB)", "T (s)", "C ($)",
                 "D / payload");
         for (QueryOutcome q : best.queries()) {
             queries.row(q.id(), Reasons.count(q.weight()), Reasons.count(q.samples()), Reasons.count(q.requests()),
@@ -157,53 +160,5 @@ public final class AdviceReport {
 
     private static String fixed(double value, int decimals) {
         return String.format(Locale.ROOT, "%." + decimals + "f", value);
-    }
-
-    /** Columns aligned: text left, numbers right. */
-    private static final class Table {
-        private final List<String> headers;
-        private final List<List<String>> rows = new ArrayList<>();
-
-        Table(String... headers) {
-            this.headers = List.of(headers);
-        }
-
-        void row(Object... cells) {
-            rows.add(java.util.Arrays.stream(cells).map(String::valueOf).toList());
-        }
-
-        String render() {
-            int[] widths = new int[headers.size()];
-            boolean[] numeric = new boolean[headers.size()];
-            java.util.Arrays.fill(numeric, true);
-            for (int i = 0; i < widths.length; i++) {
-                widths[i] = headers.get(i).length();
-            }
-            for (List<String> row : rows) {
-                for (int i = 0; i < widths.length; i++) {
-                    widths[i] = Math.max(widths[i], row.get(i).length());
-                    numeric[i] &= row.get(i).matches("[*$]?[-+]?[0-9.,]+(x| s)?");
-                }
-            }
-            StringBuilder out = new StringBuilder();
-            line(out, headers, widths, numeric);
-            out.append("-".repeat(java.util.Arrays.stream(widths).sum() + 2 * (widths.length - 1))).append('\n');
-            for (List<String> row : rows) {
-                line(out, row, widths, numeric);
-            }
-            return out.toString();
-        }
-
-        private static void line(StringBuilder out, List<String> cells, int[] widths, boolean[] numeric) {
-            StringBuilder line = new StringBuilder();
-            for (int i = 0; i < widths.length; i++) {
-                if (i > 0) {
-                    line.append("  ");
-                }
-                String pad = " ".repeat(widths[i] - cells.get(i).length());
-                line.append(numeric[i] ? pad + cells.get(i) : cells.get(i) + pad);
-            }
-            out.append(line.toString().stripTrailing()).append('\n');
-        }
     }
 }

@@ -8,6 +8,8 @@ import io.layoutbench.api.predicate.ColumnarTable;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.function.IntPredicate;
+import java.util.function.IntToLongFunction;
 
 /**
  * What the size of a Parquet column depends on, per row: whether the value is NULL, its plain-encoded size, and
@@ -32,83 +34,21 @@ interface ColumnModel {
     /** Column {@code column} of {@code table}. */
     static ColumnModel of(ColumnarTable table, int column) {
         ColumnType type = table.schema().columns().get(column).type();
+        IntPredicate nulls = row -> table.isNull(column, row);
         return switch (type) {
             case STRING -> Strings.of(table, column);
-            case BIGINT -> new ColumnModel() {
-                @Override
-                public boolean isNull(int row) {
-                    return table.isNull(column, row);
-                }
-
-                @Override
-                public int plainSize(int row) {
-                    return 8;
-                }
-
-                @Override
-                public long key(int row) {
-                    return table.getLong(column, row);
-                }
-            };
-            case DOUBLE -> new ColumnModel() {
-                @Override
-                public boolean isNull(int row) {
-                    return table.isNull(column, row);
-                }
-
-                @Override
-                public int plainSize(int row) {
-                    return 8;
-                }
-
-                @Override
-                public long key(int row) {
-                    return Double.doubleToLongBits(table.getDouble(column, row));
-                }
-            };
-            case BOOLEAN -> new ColumnModel() {
-                @Override
-                public boolean isNull(int row) {
-                    return table.isNull(column, row);
-                }
-
-                @Override
-                public int plainSize(int row) {
-                    return 1;   // bit-packed in fact: an eighth of this; booleans are rare in metadata
-                }
-
-                @Override
-                public long key(int row) {
-                    return table.getBoolean(column, row) ? 1 : 0;
-                }
-
-                @Override
-                public boolean dictionaryEncoded() {
-                    return false;
-                }
-            };
+            case BIGINT -> new FixedWidth(nulls, 8, row -> table.getLong(column, row), true);
+            case DOUBLE -> new FixedWidth(nulls, 8, row -> Double.doubleToLongBits(table.getDouble(column, row)),
+                    true);
+            // Bit-packed in fact, an eighth of a byte; booleans are rare in metadata.
+            case BOOLEAN -> new FixedWidth(nulls, 1, row -> table.getBoolean(column, row) ? 1 : 0, false);
         };
     }
 
     /** A BIGINT column with a value per row, no NULLs. */
     static ColumnModel longs(long[] values) {
         requireNonNull(values, "values is null");
-        return new ColumnModel() {
-            @Override
-            public boolean isNull(int row) {
-                return false;
-            }
-
-            @Override
-            public int plainSize(int row) {
-                return 8;
-            }
-
-            @Override
-            public long key(int row) {
-                return values[row];
-            }
-        };
+        return new FixedWidth(row -> false, 8, row -> values[row], true);
     }
 
     /**
@@ -116,22 +56,34 @@ interface ColumnModel {
      * bytes, and almost surely distinct), no NULLs.
      */
     static ColumnModel distinctLongs() {
-        return new ColumnModel() {
-            @Override
-            public boolean isNull(int row) {
-                return false;
-            }
+        return new FixedWidth(row -> false, 8, row -> row, true);
+    }
 
-            @Override
-            public int plainSize(int row) {
-                return 8;
-            }
+    /**
+     * A column whose values all take {@code width} bytes in PLAIN encoding.
+     *
+     * @param nulls             which rows are NULL
+     * @param width             bytes per value
+     * @param keys              equal values to equal keys
+     * @param dictionaryEncoded whether parquet-java dictionary-encodes it
+     */
+    record FixedWidth(IntPredicate nulls, int width, IntToLongFunction keys, boolean dictionaryEncoded)
+            implements ColumnModel {
 
-            @Override
-            public long key(int row) {
-                return row;
-            }
-        };
+        @Override
+        public boolean isNull(int row) {
+            return nulls.test(row);
+        }
+
+        @Override
+        public int plainSize(int row) {
+            return width;
+        }
+
+        @Override
+        public long key(int row) {
+            return keys.applyAsLong(row);
+        }
     }
 
     /** A STRING column given as a dictionary id per row and the UTF-8 length of each dictionary entry. */

@@ -5,7 +5,8 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * A plain-text table with a header row and aligned columns: text left, numbers right. Rows may be separators.
+ * A plain-text table with a header row and aligned columns: text left, numbers right (with a unit, a ratio, a
+ * leading {@code $} or a {@code *} mark). Rows may be separators.
  *
  * <pre>{@code
  * TextTable table = new TextTable("Query", "T (s)");
@@ -13,16 +14,16 @@ import java.util.List;
  * System.out.print(table.render());
  * }</pre>
  */
-final class TextTable {
+public final class TextTable {
 
     private final List<String> headers;
     private final List<List<String>> rows = new ArrayList<>();
 
-    TextTable(String... headers) {
+    public TextTable(String... headers) {
         this.headers = List.of(headers);
     }
 
-    TextTable row(Object... cells) {
+    public TextTable row(Object... cells) {
         if (cells.length != headers.size()) {
             throw new IllegalArgumentException("Expected " + headers.size() + " cells, got " + cells.length);
         }
@@ -31,12 +32,12 @@ final class TextTable {
     }
 
     /** A blank line between groups of rows. */
-    TextTable separator() {
+    public TextTable separator() {
         rows.add(null);
         return this;
     }
 
-    String render() {
+    public String render() {
         int[] widths = new int[headers.size()];
         boolean[] numeric = new boolean[headers.size()];
         Arrays.fill(numeric, true);
@@ -83,6 +84,6 @@ final class TextTable {
     }
 
     private static boolean looksNumeric(String cell) {
-        return cell.matches("[-+]?[0-9.,]+(e[-+]?[0-9]+)?%?( ± [0-9.]+)?|[-+]?[0-9.]+x");
+        return cell.matches("[*$]?[-+]?[0-9.,]+((e[-+]?[0-9]+)?%?( ± [0-9.]+)?( s)?|x)");
     }
 }
