@@ -13,10 +13,10 @@ import io.layoutbench.api.layout.SampleStream;
 import io.layoutbench.api.layout.StorageLayout;
 import io.layoutbench.api.layout.StorageLayouts;
 import io.layoutbench.api.metrics.RequestMetrics;
-import io.layoutbench.api.predicate.PaperQueries;
-import io.layoutbench.api.predicate.PaperQuery;
-import io.layoutbench.dataset.synthetic.ImageNetScale;
-import io.layoutbench.dataset.synthetic.SyntheticImageNet;
+import io.layoutbench.evaluation.paper.PaperQueries;
+import io.layoutbench.evaluation.paper.PaperQuery;
+import io.layoutbench.datasets.synthetic.ImageNetScale;
+import io.layoutbench.datasets.synthetic.SyntheticImageNet;
 import io.layoutbench.s3.embedded.EmbeddedS3Server;
 
 import java.io.IOException;

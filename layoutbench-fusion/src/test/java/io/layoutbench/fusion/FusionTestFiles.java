@@ -2,11 +2,11 @@ package io.layoutbench.fusion;
 
 import io.layoutbench.api.dataset.MetadataSchema;
 import io.layoutbench.api.dataset.Sample;
-import io.layoutbench.dataset.synthetic.ImageNetScale;
-import io.layoutbench.dataset.synthetic.SyntheticImageNet;
-import io.layoutbench.layouts.parquet.ParquetTableSchema;
-import io.layoutbench.layouts.parquet.ParquetTableWriter;
-import io.layoutbench.layouts.parquet.ParquetWriteOptions;
+import io.layoutbench.datasets.synthetic.ImageNetScale;
+import io.layoutbench.datasets.synthetic.SyntheticImageNet;
+import io.layoutbench.parquet.ParquetTableSchema;
+import io.layoutbench.parquet.ParquetTableWriter;
+import io.layoutbench.parquet.ParquetWriteOptions;
 
 import java.io.ByteArrayOutputStream;
 import java.util.Iterator;

@@ -14,12 +14,12 @@ import io.layoutbench.api.predicate.BoundQuery;
 import io.layoutbench.api.predicate.PredicateException;
 import io.layoutbench.api.predicate.Query;
 import io.layoutbench.api.predicate.Selection;
-import io.layoutbench.dataset.synthetic.ImageNetScale;
+import io.layoutbench.datasets.synthetic.ImageNetScale;
 import io.layoutbench.examples.bench.DatasetStore;
 import io.layoutbench.examples.bench.LayoutSettings;
 import io.layoutbench.examples.bench.Progress;
 import io.layoutbench.layouts.common.LayoutOptions;
-import io.layoutbench.layouts.retrieval.RangeCoalescer;
+import io.layoutbench.api.layout.RangeCoalescer;
 
 import java.util.ArrayList;
 import java.util.Comparator;

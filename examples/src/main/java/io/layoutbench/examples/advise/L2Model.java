@@ -10,7 +10,7 @@ import io.layoutbench.api.predicate.BoundQuery;
 import io.layoutbench.api.predicate.Selection;
 import io.layoutbench.layouts.common.MetadataParquet;
 import io.layoutbench.layouts.l2.L2Layout;
-import io.layoutbench.layouts.retrieval.RangeCoalescer;
+import io.layoutbench.api.layout.RangeCoalescer;
 
 import java.util.ArrayList;
 import java.util.List;

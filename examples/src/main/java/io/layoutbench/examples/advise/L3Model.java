@@ -14,7 +14,7 @@ import io.layoutbench.api.predicate.GroupStatistics;
 import io.layoutbench.api.predicate.Selection;
 import io.layoutbench.layouts.common.MetadataParquet;
 import io.layoutbench.layouts.l3.L3Layout;
-import io.layoutbench.layouts.retrieval.RangeCoalescer;
+import io.layoutbench.api.layout.RangeCoalescer;
 
 import java.util.ArrayList;
 import java.util.Arrays;

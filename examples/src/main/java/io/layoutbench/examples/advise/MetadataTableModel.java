@@ -2,7 +2,7 @@ package io.layoutbench.examples.advise;
 
 import io.layoutbench.api.backend.ByteRange;
 import io.layoutbench.api.layout.PlannedRequest;
-import io.layoutbench.layouts.parquet.ParquetWriteOptions;
+import io.layoutbench.parquet.ParquetWriteOptions;
 
 import java.util.ArrayList;
 import java.util.List;

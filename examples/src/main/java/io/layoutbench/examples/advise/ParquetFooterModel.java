@@ -3,8 +3,8 @@ package io.layoutbench.examples.advise;
 import io.layoutbench.api.backend.ByteRange;
 import io.layoutbench.api.layout.PlannedRequest;
 import io.layoutbench.api.metrics.RequestKind;
-import io.layoutbench.layouts.parquet.FetchOptions;
-import io.layoutbench.layouts.retrieval.RangeCoalescer;
+import io.layoutbench.parquet.FetchOptions;
+import io.layoutbench.api.layout.RangeCoalescer;
 
 import java.util.ArrayList;
 import java.util.List;

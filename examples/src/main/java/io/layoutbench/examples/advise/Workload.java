@@ -2,8 +2,8 @@ package io.layoutbench.examples.advise;
 
 import static java.util.Objects.requireNonNull;
 
-import io.layoutbench.api.predicate.PaperQueries;
-import io.layoutbench.api.predicate.PaperQuery;
+import io.layoutbench.evaluation.paper.PaperQueries;
+import io.layoutbench.evaluation.paper.PaperQuery;
 import io.layoutbench.api.predicate.PredicateException;
 import io.layoutbench.api.predicate.Query;
 

@@ -2,11 +2,11 @@ package io.layoutbench.examples.bench;
 
 import static java.util.Objects.requireNonNull;
 
-import io.layoutbench.dataset.SampleSource;
-import io.layoutbench.dataset.ingest.CsvManifestSource;
-import io.layoutbench.dataset.ingest.ImageFolderSource;
-import io.layoutbench.dataset.synthetic.ImageNetScale;
-import io.layoutbench.dataset.synthetic.SyntheticImageNet;
+import io.layoutbench.datasets.SampleSource;
+import io.layoutbench.datasets.ingest.CsvManifestSource;
+import io.layoutbench.datasets.ingest.ImageFolderSource;
+import io.layoutbench.datasets.synthetic.ImageNetScale;
+import io.layoutbench.datasets.synthetic.SyntheticImageNet;
 
 import java.nio.file.Path;
 import java.util.Locale;
@@ -62,7 +62,7 @@ public record DatasetSource(String id, String description, Supplier<SampleSource
     public static DatasetSource csvManifest(Path manifest, String name) {
         Path absolute = manifest.toAbsolutePath().normalize();
         return new DatasetSource(idFrom(name, absolute), "CSV manifest " + absolute,
-                () -> CsvManifestSource.open(absolute, io.layoutbench.dataset.ingest.IngestOptions.defaults()), -1);
+                () -> CsvManifestSource.open(absolute, io.layoutbench.datasets.ingest.IngestOptions.defaults()), -1);
     }
 
     /** {@code text} with every character that is not a letter, digit, '.', '_' or '-' replaced by '_'. */

@@ -1,6 +1,6 @@
 package io.layoutbench.examples.bench;
 
-import io.layoutbench.dataset.synthetic.ImageNetScale;
+import io.layoutbench.datasets.synthetic.ImageNetScale;
 
 import java.util.LinkedHashMap;
 import java.util.Map;

@@ -1,6 +1,6 @@
 package io.layoutbench.examples.cli;
 
-import io.layoutbench.dataset.synthetic.ImageNetScale;
+import io.layoutbench.datasets.synthetic.ImageNetScale;
 import io.layoutbench.examples.bench.DatasetSource;
 
 import picocli.CommandLine.ITypeConverter;

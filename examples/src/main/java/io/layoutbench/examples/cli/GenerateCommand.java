@@ -3,7 +3,7 @@ package io.layoutbench.examples.cli;
 import io.layoutbench.api.dataset.MetadataRow;
 import io.layoutbench.api.dataset.MetadataSchema;
 import io.layoutbench.api.dataset.Sample;
-import io.layoutbench.dataset.synthetic.SyntheticImageNet;
+import io.layoutbench.datasets.synthetic.SyntheticImageNet;
 import io.layoutbench.examples.bench.Progress;
 
 import picocli.CommandLine.Command;

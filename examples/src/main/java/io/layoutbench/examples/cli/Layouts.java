@@ -2,7 +2,7 @@ package io.layoutbench.examples.cli;
 
 import io.layoutbench.api.layout.StorageLayout;
 import io.layoutbench.api.layout.StorageLayouts;
-import io.layoutbench.dataset.synthetic.ImageNetScale;
+import io.layoutbench.datasets.synthetic.ImageNetScale;
 import io.layoutbench.examples.bench.LayoutSettings;
 
 import picocli.CommandLine;

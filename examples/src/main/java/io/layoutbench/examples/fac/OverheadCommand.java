@@ -1,7 +1,7 @@
 package io.layoutbench.examples.fac;
 
-import io.layoutbench.fusion.evaluation.Json;
-import io.layoutbench.fusion.evaluation.SyntheticOverheadStudy;
+import io.layoutbench.examples.fac.study.Json;
+import io.layoutbench.examples.fac.study.SyntheticOverheadStudy;
 
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;

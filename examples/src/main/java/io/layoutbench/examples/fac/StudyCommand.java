@@ -1,8 +1,8 @@
 package io.layoutbench.examples.fac;
 
-import io.layoutbench.fusion.evaluation.FileCodingStudy;
-import io.layoutbench.fusion.evaluation.Json;
-import io.layoutbench.fusion.evaluation.TpchParquet;
+import io.layoutbench.examples.fac.study.FileCodingStudy;
+import io.layoutbench.examples.fac.study.Json;
+import io.layoutbench.evaluation.tpch.TpchParquet;
 
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;

@@ -4,7 +4,7 @@ import io.layoutbench.api.backend.ObjectBackend;
 import io.layoutbench.api.dataset.ColumnType;
 import io.layoutbench.api.predicate.ColumnarTable;
 import io.layoutbench.backend.file.FileBackend;
-import io.layoutbench.fusion.evaluation.TpchParquet;
+import io.layoutbench.evaluation.tpch.TpchParquet;
 import io.layoutbench.fusion.pushdown.ClusterModel;
 import io.layoutbench.fusion.pushdown.PushdownEngine;
 import io.layoutbench.fusion.pushdown.PushdownMode;

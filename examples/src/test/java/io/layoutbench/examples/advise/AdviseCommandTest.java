@@ -6,8 +6,8 @@ import io.layoutbench.api.backend.ObjectBackend;
 import io.layoutbench.api.backend.ObjectBackends;
 import io.layoutbench.api.layout.DatasetWriter;
 import io.layoutbench.api.layout.StorageLayouts;
-import io.layoutbench.dataset.synthetic.ImageNetScale;
-import io.layoutbench.dataset.synthetic.SyntheticImageNet;
+import io.layoutbench.datasets.synthetic.ImageNetScale;
+import io.layoutbench.datasets.synthetic.SyntheticImageNet;
 import io.layoutbench.examples.bench.DatasetStore;
 import io.layoutbench.examples.cli.LayoutBenchCli;
 

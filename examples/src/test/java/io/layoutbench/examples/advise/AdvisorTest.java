@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.layoutbench.api.cost.Prices;
 import io.layoutbench.api.layout.RetrievalMode;
 import io.layoutbench.api.network.NetworkProfiles;
-import io.layoutbench.dataset.synthetic.ImageNetScale;
+import io.layoutbench.datasets.synthetic.ImageNetScale;
 import io.layoutbench.examples.bench.LayoutSettings;
 import io.layoutbench.examples.bench.Progress;
 

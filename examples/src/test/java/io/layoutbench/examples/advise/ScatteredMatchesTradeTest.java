@@ -10,9 +10,9 @@ import io.layoutbench.api.layout.RetrievalMode;
 import io.layoutbench.api.layout.RetrievalPlan;
 import io.layoutbench.api.network.NetworkProfiles;
 import io.layoutbench.api.predicate.BoundQuery;
-import io.layoutbench.api.predicate.PaperQueries;
+import io.layoutbench.evaluation.paper.PaperQueries;
 import io.layoutbench.api.predicate.Selection;
-import io.layoutbench.dataset.synthetic.ImageNetScale;
+import io.layoutbench.datasets.synthetic.ImageNetScale;
 
 import java.util.Locale;
 

@@ -11,9 +11,9 @@ import io.layoutbench.api.layout.RetrievalMode;
 import io.layoutbench.api.layout.StorageLayout;
 import io.layoutbench.api.layout.StorageLayouts;
 import io.layoutbench.api.network.NetworkProfiles;
-import io.layoutbench.api.predicate.PaperQueries;
+import io.layoutbench.evaluation.paper.PaperQueries;
 import io.layoutbench.backend.memory.MemoryBackend;
-import io.layoutbench.dataset.synthetic.ImageNetScale;
+import io.layoutbench.datasets.synthetic.ImageNetScale;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;

@@ -12,7 +12,7 @@
  *       {@link io.layoutbench.api.dataset.MetadataRow}, selects rows of a
  *       {@link io.layoutbench.api.predicate.ColumnarTable} in bulk, and prunes row groups by
  *       {@link io.layoutbench.api.predicate.GroupStatistics}.</li>
- *   <li>{@link io.layoutbench.api.predicate.PaperQueries} lists the eleven queries of the LayoutBench paper.</li>
+ *   <li>{@link io.layoutbench.evaluation.paper.PaperQueries} lists the eleven queries of the LayoutBench paper.</li>
  * </ul>
  *
  * <p>Semantics follow SQL and DuckDB: three-valued logic with NULL; BIGINT {@code + - *} stays BIGINT, {@code /}

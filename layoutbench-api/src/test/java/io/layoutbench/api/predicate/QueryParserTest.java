@@ -28,41 +28,6 @@ class QueryParserTest {
     private static final MetadataSchema IMAGENET = MetadataSchema.imageNet();
 
     @Test
-    void everyPaperQueryParsesToTheExpectedTreeAndPrintsAsWritten() {
-        Expression label = column("human_label");
-        Expression size = column("filesize_bytes");
-        Expression width = column("width");
-        Expression height = column("height");
-        Query[] expected = {
-                Query.of(equal(label, lit("streetcar"))).withLimit(1),
-                Query.of(equal(label, lit("lemon"))).withLimit(10),
-                Query.of(equal(label, lit("cello"))),
-                Query.of(like(label, "%snake")),
-                Query.of(in(label, "Old_English_sheepdog", "giant_panda", "water_buffalo")),
-                Query.of(greaterThanOrEqual(size, lit(512_000))),
-                Query.of(and(greaterThanOrEqual(width, lit(1024)), greaterThanOrEqual(height, lit(1024)))),
-                Query.of(greaterThan(divide(cast(width, ColumnType.DOUBLE), cast(height, ColumnType.DOUBLE)),
-                        lit(1.5))),
-                Query.of(and(in(label, "canoe", "starfish"), lessThan(size, lit(102_400)))),
-                Query.of(and(equal(label, lit("tiger_cat")), lessThan(size, lit(102_400)))),
-                Query.of(and(equal(label, lit("bagel")), greaterThanOrEqual(width, lit(512)),
-                        greaterThanOrEqual(height, lit(512)), lessThan(size, lit(204_800)))),
-        };
-        for (int i = 0; i < expected.length; i++) {
-            PaperQuery paper = PaperQueries.ALL.get(i);
-            Query parsed = paper.parse();
-            assertThat(parsed).as(paper.id()).isEqualTo(expected[i]);
-            assertThat(Query.parse(paper.sql(), IMAGENET)).as(paper.id()).isEqualTo(expected[i]);
-            assertThat(Query.parse(parsed.toString())).as(paper.id()).isEqualTo(parsed);
-        }
-        // Constant folding is visible in the printed form; everything else prints as the paper writes it.
-        assertThat(PaperQueries.get("Q5").parse()).hasToString(PaperQueries.get("Q5").sql());
-        assertThat(PaperQueries.get("Q8").parse()).hasToString(PaperQueries.get("Q8").sql());
-        assertThat(PaperQueries.get("Q6").parse()).hasToString("filesize_bytes >= 512000");
-        assertThat(PaperQueries.get("Q1").parse().limit()).isEqualTo(OptionalLong.of(1));
-    }
-
-    @Test
     void precedenceIsSqls() {
         Expression a = equal(column("a"), lit(1));
         Expression b = equal(column("b"), lit(2));

@@ -1,6 +1,6 @@
 package io.layoutbench.fusion.pushdown;
 
-import io.layoutbench.layouts.parquet.ColumnValues;
+import io.layoutbench.parquet.ColumnValues;
 
 import org.roaringbitmap.IntIterator;
 import org.roaringbitmap.RoaringBitmap;

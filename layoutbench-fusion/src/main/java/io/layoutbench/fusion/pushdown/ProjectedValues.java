@@ -1,7 +1,7 @@
 package io.layoutbench.fusion.pushdown;
 
-import io.layoutbench.layouts.parquet.ColumnValues;
-import io.layoutbench.layouts.parquet.StringDictionary;
+import io.layoutbench.parquet.ColumnValues;
+import io.layoutbench.parquet.StringDictionary;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;

@@ -19,10 +19,10 @@ import io.layoutbench.api.predicate.Query;
 import io.layoutbench.fusion.store.FacBackend;
 import io.layoutbench.fusion.store.FacManifest;
 import io.layoutbench.fusion.store.FacStatistics;
-import io.layoutbench.layouts.parquet.ColumnChunkInfo;
-import io.layoutbench.layouts.parquet.ColumnValues;
-import io.layoutbench.layouts.parquet.ParquetObject;
-import io.layoutbench.layouts.parquet.RowGroupInfo;
+import io.layoutbench.parquet.ColumnChunkInfo;
+import io.layoutbench.parquet.ColumnValues;
+import io.layoutbench.parquet.ParquetObject;
+import io.layoutbench.parquet.RowGroupInfo;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -91,7 +91,7 @@ public final class PushdownEngine {
      *
      * @throws io.layoutbench.api.predicate.PredicateException if the query does not parse or names an unknown column
      * @throws io.layoutbench.api.backend.StorageException if a chunk cannot be read, even rebuilt
-     * @throws io.layoutbench.layouts.parquet.ParquetFormatException naming the chunk that cannot be decoded
+     * @throws io.layoutbench.parquet.ParquetFormatException naming the chunk that cannot be decoded
      */
     public PushdownResult execute(String key, String sql, PushdownMode mode) {
         requireNonNull(mode, "mode is null");

@@ -2,8 +2,8 @@ package io.layoutbench.fusion.pushdown;
 
 import io.layoutbench.api.dataset.ColumnType;
 import io.layoutbench.api.predicate.ColumnarTable;
-import io.layoutbench.layouts.parquet.ColumnValues;
-import io.layoutbench.layouts.parquet.StringDictionary;
+import io.layoutbench.parquet.ColumnValues;
+import io.layoutbench.parquet.StringDictionary;
 
 import java.util.Arrays;
 import java.util.BitSet;

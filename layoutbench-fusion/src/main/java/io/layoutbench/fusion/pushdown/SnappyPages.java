@@ -1,7 +1,7 @@
 package io.layoutbench.fusion.pushdown;
 
-import io.layoutbench.layouts.parquet.PageDecompressor;
-import io.layoutbench.layouts.parquet.ParquetFormatException;
+import io.layoutbench.parquet.PageDecompressor;
+import io.layoutbench.parquet.ParquetFormatException;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;

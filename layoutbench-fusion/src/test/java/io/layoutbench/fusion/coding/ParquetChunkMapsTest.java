@@ -5,10 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.layoutbench.api.backend.ByteRange;
 import io.layoutbench.backend.memory.MemoryBackend;
 import io.layoutbench.fusion.FusionTestFiles;
-import io.layoutbench.layouts.parquet.ColumnChunkInfo;
-import io.layoutbench.layouts.parquet.ParquetFooter;
-import io.layoutbench.layouts.parquet.ParquetObject;
-import io.layoutbench.layouts.parquet.RowGroupInfo;
+import io.layoutbench.parquet.ColumnChunkInfo;
+import io.layoutbench.parquet.ParquetFooter;
+import io.layoutbench.parquet.ParquetObject;
+import io.layoutbench.parquet.RowGroupInfo;
 
 import java.nio.charset.StandardCharsets;
 import java.util.List;

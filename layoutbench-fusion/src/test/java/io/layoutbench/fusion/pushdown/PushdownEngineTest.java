@@ -9,7 +9,7 @@ import io.layoutbench.api.predicate.PredicateException;
 import io.layoutbench.api.testing.FaultInjectingBackend;
 import io.layoutbench.backend.memory.MemoryBackend;
 import io.layoutbench.fusion.coding.CodingPlan;
-import io.layoutbench.fusion.evaluation.TpchParquet;
+import io.layoutbench.evaluation.tpch.TpchParquet;
 import io.layoutbench.fusion.store.FacBackend;
 import io.layoutbench.fusion.store.FacOptions;
 

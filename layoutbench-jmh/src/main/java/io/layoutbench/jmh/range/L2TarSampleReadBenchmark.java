@@ -12,8 +12,8 @@ import io.layoutbench.api.layout.SampleStream;
 import io.layoutbench.api.layout.StorageLayout;
 import io.layoutbench.api.layout.StorageLayouts;
 import io.layoutbench.api.predicate.Query;
-import io.layoutbench.dataset.synthetic.ImageNetScale;
-import io.layoutbench.dataset.synthetic.SyntheticImageNet;
+import io.layoutbench.datasets.synthetic.ImageNetScale;
+import io.layoutbench.datasets.synthetic.SyntheticImageNet;
 
 import java.util.Map;
 import java.util.concurrent.TimeUnit;

@@ -5,11 +5,11 @@ import io.layoutbench.api.backend.ObjectBackends;
 import io.layoutbench.api.backend.ObjectInfo;
 import io.layoutbench.api.layout.DatasetWriter;
 import io.layoutbench.api.layout.StorageLayouts;
-import io.layoutbench.dataset.synthetic.ImageNetScale;
-import io.layoutbench.dataset.synthetic.SyntheticImageNet;
+import io.layoutbench.datasets.synthetic.ImageNetScale;
+import io.layoutbench.datasets.synthetic.SyntheticImageNet;
 import io.layoutbench.layouts.l3.L3Layout;
-import io.layoutbench.layouts.parquet.BlobReader;
-import io.layoutbench.layouts.parquet.ParquetObject;
+import io.layoutbench.parquet.BlobReader;
+import io.layoutbench.parquet.ParquetObject;
 
 import java.nio.ByteBuffer;
 import java.util.List;

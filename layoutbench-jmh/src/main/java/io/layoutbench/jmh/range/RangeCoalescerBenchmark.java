@@ -2,7 +2,7 @@ package io.layoutbench.jmh.range;
 
 import io.layoutbench.api.backend.ByteRange;
 import io.layoutbench.api.layout.QueryOptions;
-import io.layoutbench.layouts.retrieval.RangeCoalescer;
+import io.layoutbench.api.layout.RangeCoalescer;
 
 import java.util.ArrayList;
 import java.util.List;

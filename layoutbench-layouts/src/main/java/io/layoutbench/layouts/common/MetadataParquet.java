@@ -2,7 +2,7 @@ package io.layoutbench.layouts.common;
 
 import io.layoutbench.api.dataset.ColumnType;
 import io.layoutbench.api.dataset.MetadataSchema;
-import io.layoutbench.layouts.parquet.ParquetTableSchema;
+import io.layoutbench.parquet.ParquetTableSchema;
 
 /**
  * Column names of the metadata tables the layouts write. L1 and L2 use the paper's names ({@code human_label} for

@@ -7,12 +7,12 @@ import io.layoutbench.api.backend.ObjectInfo;
 import io.layoutbench.api.dataset.MetadataSchema;
 import io.layoutbench.api.layout.PlannedRequest;
 import io.layoutbench.api.predicate.ColumnarTable;
-import io.layoutbench.layouts.parquet.BackendInputFile;
-import io.layoutbench.layouts.parquet.ColumnValues;
-import io.layoutbench.layouts.parquet.FetchOptions;
-import io.layoutbench.layouts.parquet.MetadataColumns;
-import io.layoutbench.layouts.parquet.ParquetObject;
-import io.layoutbench.layouts.parquet.ParquetTableSchema;
+import io.layoutbench.parquet.BackendInputFile;
+import io.layoutbench.parquet.ColumnValues;
+import io.layoutbench.parquet.FetchOptions;
+import io.layoutbench.parquet.MetadataColumns;
+import io.layoutbench.parquet.ParquetObject;
+import io.layoutbench.parquet.ParquetTableSchema;
 
 import java.util.List;
 

@@ -4,7 +4,7 @@ import io.layoutbench.api.backend.ObjectBackend;
 import io.layoutbench.api.backend.ObjectInfo;
 import io.layoutbench.api.backend.CorruptDataException;
 import io.layoutbench.api.dataset.MetadataSchema;
-import io.layoutbench.layouts.parquet.ParquetTableSchema;
+import io.layoutbench.parquet.ParquetTableSchema;
 
 /**
  * A dataset whose client holds a whole metadata table (L1 and L2): loaded through the first query's backend, so

@@ -6,9 +6,9 @@ import io.layoutbench.api.dataset.Sample;
 import io.layoutbench.layouts.common.GenerationalDatasetWriter;
 import io.layoutbench.layouts.common.MetadataParquet;
 import io.layoutbench.layouts.common.TempFiles;
-import io.layoutbench.layouts.parquet.ParquetTableSchema;
-import io.layoutbench.layouts.parquet.ParquetTableWriter;
-import io.layoutbench.layouts.parquet.ParquetWriteOptions;
+import io.layoutbench.parquet.ParquetTableSchema;
+import io.layoutbench.parquet.ParquetTableWriter;
+import io.layoutbench.parquet.ParquetWriteOptions;
 
 import java.nio.file.Path;
 import java.util.List;

@@ -15,8 +15,8 @@ import io.layoutbench.layouts.common.MetadataParquet;
 import io.layoutbench.layouts.common.MetadataTable;
 import io.layoutbench.layouts.common.MetadataTableDataset;
 import io.layoutbench.layouts.common.SampleChecksum;
-import io.layoutbench.layouts.parquet.ColumnValues;
-import io.layoutbench.layouts.retrieval.RangeCoalescer;
+import io.layoutbench.parquet.ColumnValues;
+import io.layoutbench.api.layout.RangeCoalescer;
 import io.layoutbench.layouts.retrieval.ReadTask;
 
 import java.nio.ByteBuffer;

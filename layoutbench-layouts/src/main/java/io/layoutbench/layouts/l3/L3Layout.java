@@ -6,7 +6,7 @@ import io.layoutbench.api.layout.Dataset;
 import io.layoutbench.api.layout.DatasetWriter;
 import io.layoutbench.api.layout.StorageLayout;
 import io.layoutbench.layouts.common.LayoutOptions;
-import io.layoutbench.layouts.parquet.ParquetWriteOptions;
+import io.layoutbench.parquet.ParquetWriteOptions;
 
 import java.util.Map;
 import java.util.Set;

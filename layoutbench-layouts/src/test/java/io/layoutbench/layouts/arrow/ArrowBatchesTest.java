@@ -8,8 +8,8 @@ import io.layoutbench.api.layout.QueryOptions;
 import io.layoutbench.api.layout.StorageLayouts;
 import io.layoutbench.api.predicate.Query;
 import io.layoutbench.backend.memory.MemoryBackend;
-import io.layoutbench.dataset.synthetic.ImageNetScale;
-import io.layoutbench.dataset.synthetic.SyntheticImageNet;
+import io.layoutbench.datasets.synthetic.ImageNetScale;
+import io.layoutbench.datasets.synthetic.SyntheticImageNet;
 
 import java.util.ArrayList;
 import java.util.List;

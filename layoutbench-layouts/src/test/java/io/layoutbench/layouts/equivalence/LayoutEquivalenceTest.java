@@ -16,12 +16,12 @@ import io.layoutbench.api.layout.SampleStream;
 import io.layoutbench.api.layout.StorageLayout;
 import io.layoutbench.api.layout.StorageLayouts;
 import io.layoutbench.api.predicate.BoundQuery;
-import io.layoutbench.api.predicate.PaperQueries;
-import io.layoutbench.api.predicate.PaperQuery;
+import io.layoutbench.evaluation.paper.PaperQueries;
+import io.layoutbench.evaluation.paper.PaperQuery;
 import io.layoutbench.backend.file.FileBackend;
 import io.layoutbench.backend.memory.MemoryBackend;
-import io.layoutbench.dataset.synthetic.ImageNetScale;
-import io.layoutbench.dataset.synthetic.SyntheticImageNet;
+import io.layoutbench.datasets.synthetic.ImageNetScale;
+import io.layoutbench.datasets.synthetic.SyntheticImageNet;
 import io.layoutbench.layouts.common.SampleChecksum;
 
 import java.nio.file.Files;

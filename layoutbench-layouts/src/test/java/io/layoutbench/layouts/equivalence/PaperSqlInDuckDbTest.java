@@ -6,13 +6,13 @@ import io.layoutbench.api.dataset.MetadataSchema;
 import io.layoutbench.api.layout.DatasetWriter;
 import io.layoutbench.api.layout.StorageLayouts;
 import io.layoutbench.api.predicate.BoundQuery;
-import io.layoutbench.api.predicate.PaperQueries;
-import io.layoutbench.api.predicate.PaperQuery;
+import io.layoutbench.evaluation.paper.PaperQueries;
+import io.layoutbench.evaluation.paper.PaperQuery;
 import io.layoutbench.backend.file.FileBackend;
-import io.layoutbench.dataset.synthetic.ImageNetScale;
-import io.layoutbench.dataset.synthetic.SyntheticImageNet;
+import io.layoutbench.datasets.synthetic.ImageNetScale;
+import io.layoutbench.datasets.synthetic.SyntheticImageNet;
 import io.layoutbench.layouts.manifest.DatasetManifest;
-import io.layoutbench.layouts.testing.DuckDb;
+import io.layoutbench.parquet.testing.DuckDb;
 
 import java.nio.file.Path;
 import java.sql.Connection;

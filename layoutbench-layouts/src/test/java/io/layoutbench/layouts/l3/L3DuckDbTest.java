@@ -7,7 +7,7 @@ import io.layoutbench.api.backend.ObjectInfo;
 import io.layoutbench.api.predicate.Query;
 import io.layoutbench.backend.memory.MemoryBackend;
 import io.layoutbench.layouts.manifest.DatasetManifest;
-import io.layoutbench.layouts.testing.DuckDb;
+import io.layoutbench.parquet.testing.DuckDb;
 
 import java.nio.ByteBuffer;
 import java.nio.file.Files;

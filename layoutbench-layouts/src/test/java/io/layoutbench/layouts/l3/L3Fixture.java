@@ -8,8 +8,8 @@ import io.layoutbench.api.layout.DatasetWriter;
 import io.layoutbench.api.predicate.BoundQuery;
 import io.layoutbench.api.predicate.Query;
 import io.layoutbench.backend.memory.MemoryBackend;
-import io.layoutbench.dataset.synthetic.ImageNetScale;
-import io.layoutbench.dataset.synthetic.SyntheticImageNet;
+import io.layoutbench.datasets.synthetic.ImageNetScale;
+import io.layoutbench.datasets.synthetic.SyntheticImageNet;
 import io.layoutbench.layouts.common.SampleChecksum;
 
 import java.nio.ByteBuffer;

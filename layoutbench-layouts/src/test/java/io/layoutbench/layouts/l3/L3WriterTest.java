@@ -11,10 +11,10 @@ import io.layoutbench.api.layout.DatasetWriter;
 import io.layoutbench.api.layout.StorageLayouts;
 import io.layoutbench.backend.memory.MemoryBackend;
 import io.layoutbench.layouts.manifest.DatasetManifest;
-import io.layoutbench.layouts.parquet.ParquetColumn;
-import io.layoutbench.layouts.parquet.ParquetFooter;
-import io.layoutbench.layouts.parquet.ParquetObject;
-import io.layoutbench.layouts.parquet.RowGroupInfo;
+import io.layoutbench.parquet.ParquetColumn;
+import io.layoutbench.parquet.ParquetFooter;
+import io.layoutbench.parquet.ParquetObject;
+import io.layoutbench.parquet.RowGroupInfo;
 
 import java.util.List;
 import java.util.Map;

@@ -1,0 +1,97 @@
+package io.layoutbench.api.layout;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.layoutbench.api.backend.ByteRange;
+
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+class RangeCoalescerTest {
+
+    @Test
+    void mergesWithinTheGapAndKeepsMembersInOffsetOrder() {
+        List<ByteRange> ranges = List.of(ByteRange.of(1000, 10), ByteRange.of(0, 100), ByteRange.of(150, 50),
+                ByteRange.of(150, 10), ByteRange.of(10_000, 1));
+        List<RangeCoalescer.Merged> merged = RangeCoalescer.coalesce(ranges, 64, 1 << 20);
+        assertThat(merged).extracting(RangeCoalescer.Merged::range)
+                .containsExactly(ByteRange.of(0, 200), ByteRange.of(1000, 10), ByteRange.of(10_000, 1));
+        assertThat(merged.get(0).members()).containsExactly(1, 3, 2);
+    }
+
+    @Test
+    void gapZeroMergesOnlyTouchingRanges() {
+        List<RangeCoalescer.Merged> merged = RangeCoalescer.coalesce(
+                List.of(ByteRange.of(0, 10), ByteRange.of(10, 10), ByteRange.of(21, 1)), 0, 1 << 20);
+        assertThat(merged).extracting(RangeCoalescer.Merged::range)
+                .containsExactly(ByteRange.of(0, 20), ByteRange.of(21, 1));
+    }
+
+    @Test
+    void stopsMergingAtTheMaximumSizeButKeepsLargeRangesWhole() {
+        List<RangeCoalescer.Merged> merged = RangeCoalescer.coalesce(List.of(ByteRange.of(0, 60),
+                ByteRange.of(60, 60), ByteRange.of(120, 500), ByteRange.of(620, 10)), 0, 100);
+        assertThat(merged).extracting(RangeCoalescer.Merged::range).containsExactly(ByteRange.of(0, 60),
+                ByteRange.of(60, 60), ByteRange.of(120, 500), ByteRange.of(620, 10));
+    }
+
+    @Test
+    void overlappingRangesShareOneRequestEvenPastTheMaximumSize() {
+        // Split at the size cap, [0,100) and [50,150) would read bytes 50-99 twice.
+        List<RangeCoalescer.Merged> merged = RangeCoalescer.coalesce(List.of(ByteRange.of(0, 100),
+                ByteRange.of(50, 100), ByteRange.of(0, 100), ByteRange.of(150, 10)), 0, 100);
+        assertThat(merged).extracting(RangeCoalescer.Merged::range)
+                .containsExactly(ByteRange.of(0, 150), ByteRange.of(150, 10));
+        assertThat(merged.get(0).members()).containsExactlyInAnyOrder(0, 1, 2);
+    }
+
+    @Test
+    void emptyInputNeedsNoRequest() {
+        assertThat(RangeCoalescer.coalesce(List.of(), 10, 10)).isEmpty();
+    }
+
+    @Test
+    void breakEvenGapsFollowLatencyTimesBandwidthAndPrices() {
+        assertThat(RangeCoalescer.breakEvenGap(0.030, 60e6)).isEqualTo(1_800_000);
+        assertThat(RangeCoalescer.breakEvenGapForCost(0.0004 / 1000, 0.09 / 1e9)).isEqualTo(4444);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> RangeCoalescer.breakEvenGap(0.01, 0))
+                .hasMessageContaining("bytesPerSecond > 0");
+    }
+
+    @Test
+    void aReadBudgetSpendsItselfOnTheSmallestGapsFirst() {
+        // 400 bytes needed with gaps of 10, 20 and 500: 10% is 40 bytes, enough for the 10 and the 20.
+        List<List<ByteRange>> ranges = List.of(List.of(ByteRange.of(0, 100), ByteRange.of(110, 100),
+                ByteRange.of(230, 100), ByteRange.of(830, 100)));
+        assertThat(RangeCoalescer.gapWithinBudget(ranges, 1 << 20, 1.1)).isEqualTo(20);
+        assertThat(RangeCoalescer.gapWithinBudget(ranges, 15, 1.1)).isEqualTo(10);   // the objective's gap caps it
+        assertThat(RangeCoalescer.gapWithinBudget(ranges, 1 << 20, 1.05)).isEqualTo(10);
+        assertThat(RangeCoalescer.gapWithinBudget(ranges, 1 << 20, 1.0)).isZero();
+        assertThat(RangeCoalescer.gapWithinBudget(ranges, 1 << 20, Double.POSITIVE_INFINITY)).isEqualTo(1 << 20);
+        assertThat(RangeCoalescer.gapWithinBudget(ranges, 1 << 20, 3.0)).isEqualTo(500);
+    }
+
+    @Test
+    void gapsOfOneSizeAreReadThroughAllOrNone() {
+        // Three gaps of 30 over 400 needed bytes: a 40-byte budget cannot pay for all three, so none is taken.
+        List<List<ByteRange>> ranges = List.of(List.of(ByteRange.of(0, 100), ByteRange.of(130, 100),
+                ByteRange.of(260, 100), ByteRange.of(390, 100)));
+        assertThat(RangeCoalescer.gapWithinBudget(ranges, 1 << 20, 1.1)).isZero();
+        assertThat(RangeCoalescer.gapWithinBudget(ranges, 1 << 20, 1.25)).isEqualTo(30);
+    }
+
+    @Test
+    void theBudgetCountsNeededBytesOnceAndGapsOnlyWithinAnObject() {
+        // Overlapping and touching ranges cost nothing to merge; the distance between two objects is not a gap.
+        List<List<ByteRange>> ranges = List.of(
+                List.of(ByteRange.of(0, 100), ByteRange.of(50, 100), ByteRange.of(150, 50)),
+                List.of(ByteRange.of(1_000_000, 100), ByteRange.of(1_000_110, 100)));
+        // needed: 200 + 200 bytes; the one gap is 10 bytes, within a 3% budget (12 bytes).
+        assertThat(RangeCoalescer.gapWithinBudget(ranges, 1 << 20, 1.03)).isEqualTo(10);
+        assertThat(RangeCoalescer.gapWithinBudget(ranges, 1 << 20, 1.02)).isZero();
+        assertThat(RangeCoalescer.gapWithinBudget(List.of(), 1 << 20, 1.1)).isZero();
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> RangeCoalescer.gapWithinBudget(ranges, 10, 0.9))
+                .hasMessageContaining("maxAmplification >= 1");
+    }
+}

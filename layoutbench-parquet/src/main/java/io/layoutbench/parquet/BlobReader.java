@@ -1,0 +1,299 @@
+package io.layoutbench.parquet;
+
+import static java.util.Objects.requireNonNull;
+
+import io.layoutbench.api.backend.ObjectBackend;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+import org.apache.parquet.format.DataPageHeader;
+import org.apache.parquet.format.DataPageHeaderV2;
+import org.apache.parquet.format.Encoding;
+import org.apache.parquet.format.PageHeader;
+import org.apache.parquet.hadoop.metadata.CompressionCodecName;
+import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
+
+/**
+ * Fetches the blobs of chosen rows from the blob column of a {@link ParquetObject}, decoding the pages itself: each
+ * blob is a read-only slice of the fetched page buffer, not a copy.
+ *
+ * <p>Two modes:
+ * <ul>
+ *   <li>{@link #readAsync selective}: the offset index says which pages hold the rows; only those pages are
+ *       fetched, pages closer than {@link FetchOptions#mergeGap()} in one request.</li>
+ *   <li>{@link #readWholeRowGroupAsync whole row group}, the LayoutBench paper's mode (DuckDB reads entire row
+ *       groups): every column chunk of the row group is fetched, one request per chunk, and the blob chunk is
+ *       decoded page after page without the page index.</li>
+ * </ul>
+ *
+ * <p>The blob column must be REQUIRED, plain-encoded, uncompressed {@code BINARY}, as {@link ParquetTableWriter}
+ * writes it. Pages are decoded here rather than by parquet-java's {@code readFilteredRowGroup}, which can return the
+ * wrong blob for sparse rows (apache/parquet-java#3747).
+ *
+ * <p>Thread-safe.
+ *
+ * <pre>{@code
+ * BlobReader images = new BlobReader(ParquetObject.open(backend, "l3/part-00000.parquet"), "image_bytes");
+ * List<ByteBuffer> jpegs = images.read(2, new int[] {4, 90, 91, 1200});   // rows of row group 2, ascending
+ * }</pre>
+ */
+public final class BlobReader {
+
+    private final ParquetObject object;
+    private final ParquetColumn column;
+
+    /**
+     * A reader of the blob column {@code column} (ignoring case) of {@code object}.
+     *
+     * @throws IllegalArgumentException if there is no such column, or it is not a REQUIRED BINARY column
+     */
+    public BlobReader(ParquetObject object, String column) {
+        this.object = requireNonNull(object, "object is null");
+        this.column = object.footer().column(requireNonNull(column, "column is null"));
+        if (this.column.physicalType() != PrimitiveTypeName.BINARY || !this.column.required()) {
+            throw new IllegalArgumentException("Column " + this.column.name() + " of " + object.key() + " is "
+                    + (this.column.required() ? "REQUIRED " : "OPTIONAL ") + this.column.physicalType()
+                    + "; blobs are read from a REQUIRED BINARY column");
+        }
+    }
+
+    /** The blob column's name. */
+    public String column() {
+        return column.name();
+    }
+
+    /**
+     * The pages holding {@code rows} of row group {@code rowGroup}, before merging: what {@link #readAsync} fetches.
+     * Loads the page indexes on first use.
+     */
+    public List<PageInfo> pagesFor(int rowGroup, int[] rows) {
+        checkRows(rowGroup, rows);
+        return object.pageIndex(rowGroup, column.name()).pagesFor(rows);
+    }
+
+    /** Blocking {@link #readAsync}. */
+    public List<ByteBuffer> read(int rowGroup, int[] rows) {
+        return ObjectBackend.await(readAsync(rowGroup, rows));
+    }
+
+    /**
+     * Fetches only the pages that hold {@code rows} (indices within the row group, strictly ascending) and returns
+     * each row's blob, in the order of {@code rows}. Loads the page indexes on first use (one blocking request, or
+     * none when they lie in the footer's tail); the page requests are sent at once.
+     *
+     * @return a future of one read-only buffer per row; it fails with {@link ParquetFormatException} naming the key,
+     *         row group, column and offset if a page cannot be decoded
+     */
+    public CompletableFuture<List<ByteBuffer>> readAsync(int rowGroup, int[] rows) {
+        List<PageInfo> pages = pagesFor(rowGroup, rows);
+        ColumnChunkInfo chunk = checkChunk(rowGroup);
+        List<CompletableFuture<ByteBuffer>> fetched =
+                object.file().readEachAsync(pages.stream().map(PageInfo::byteRange).toList());
+        ByteBuffer[] blobs = new ByteBuffer[rows.length];
+        List<CompletableFuture<Void>> decoded = new ArrayList<>(pages.size());
+        int from = 0;
+        for (int p = 0; p < pages.size(); p++) {
+            PageInfo page = pages.get(p);
+            int to = from;
+            while (to < rows.length && page.containsRow(rows[to])) {
+                to++;
+            }
+            int first = from;
+            int last = to;
+            decoded.add(fetched.get(p).thenAccept(bytes -> decodePage(bytes, page.offset(), page.firstRow(),
+                    page.rowCount(), rows, first, last, blobs, rowGroup, chunk)));
+            from = to;
+        }
+        return CompletableFuture.allOf(decoded.toArray(CompletableFuture[]::new))
+                .thenApply(ignored -> Arrays.asList(blobs));
+    }
+
+    /** Blocking {@link #readWholeRowGroupAsync}. */
+    public List<ByteBuffer> readWholeRowGroup(int rowGroup, int[] rows) {
+        return ObjectBackend.await(readWholeRowGroupAsync(rowGroup, rows));
+    }
+
+    /**
+     * The paper's mode: fetches every column chunk of row group {@code rowGroup} (one request per chunk, sent at
+     * once, whatever the merge gap) and returns the blobs of {@code rows} (strictly ascending), decoded by walking
+     * the blob chunk's pages. Needs no page index. The other chunks are fetched for their cost only.
+     */
+    public CompletableFuture<List<ByteBuffer>> readWholeRowGroupAsync(int rowGroup, int[] rows) {
+        checkRows(rowGroup, rows);
+        ColumnChunkInfo blobChunk = checkChunk(rowGroup);
+        RowGroupInfo group = object.footer().rowGroup(rowGroup);
+        CompletableFuture<ByteBuffer> blobBytes = null;
+        List<CompletableFuture<ByteBuffer>> all = new ArrayList<>();
+        for (ColumnChunkInfo chunk : group.columns()) {
+            CompletableFuture<ByteBuffer> bytes = object.file().readAsync(chunk.byteRange());
+            all.add(bytes);
+            if (chunk.columnIndex() == column.index()) {
+                blobBytes = bytes;
+            }
+        }
+        CompletableFuture<ByteBuffer> blobChunkBytes = requireNonNull(blobBytes);
+        return CompletableFuture.allOf(all.toArray(CompletableFuture[]::new))
+                .thenApply(ignored -> decodeChunk(blobChunkBytes.join(), blobChunk, group, rows));
+    }
+
+    private List<ByteBuffer> decodeChunk(ByteBuffer chunk, ColumnChunkInfo info, RowGroupInfo group, int[] rows) {
+        String where = object.where(group.index(), column.name());
+        ByteBuffer[] blobs = new ByteBuffer[rows.length];
+        long chunkOffset = info.byteRange().offset();
+        int position = 0;
+        long pageFirstRow = 0;
+        int next = 0;
+        while (position < chunk.remaining() && next < rows.length) {
+            PageHeaders.Parsed parsed = PageHeaders.read(chunk, position, chunk.remaining(), chunkOffset, where);
+            int pageRows = dataPageValues(parsed.header(), chunkOffset + position, where);
+            int to = next;
+            while (to < rows.length && rows[to] < pageFirstRow + pageRows) {
+                to++;
+            }
+            if (to > next) {
+                decodeValues(chunk, parsed, chunkOffset + position, pageFirstRow, pageRows, rows, next, to, blobs,
+                        where);
+            }
+            next = to;
+            pageFirstRow += pageRows;
+            position = parsed.dataEnd();
+        }
+        if (next < rows.length) {
+            throw new ParquetFormatException("The pages of " + where + " at " + info.byteRange() + " end after "
+                    + pageFirstRow + " rows, before row " + rows[next] + " of its " + group.rowCount());
+        }
+        return Arrays.asList(blobs);
+    }
+
+    /** Decodes rows {@code rows[from, to)} out of one fetched page into {@code blobs}. */
+    private void decodePage(ByteBuffer page, long pageOffset, long pageFirstRow, long pageRowCount, int[] rows,
+            int from, int to, ByteBuffer[] blobs, int rowGroup, ColumnChunkInfo chunk) {
+        String where = object.where(rowGroup, column.name());
+        PageHeaders.Parsed parsed = PageHeaders.read(page, 0, page.remaining(), pageOffset, where);
+        int values = dataPageValues(parsed.header(), pageOffset, where);
+        if (values != pageRowCount) {
+            throw new ParquetFormatException("The page at offset " + pageOffset + " of " + where + " holds " + values
+                    + " values but the offset index says " + pageRowCount + " rows (chunk " + chunk.byteRange()
+                    + ")");
+        }
+        decodeValues(page, parsed, pageOffset, pageFirstRow, values, rows, from, to, blobs, where);
+    }
+
+    /**
+     * Walks the PLAIN {@code BYTE_ARRAY} values of a parsed page (4-byte little-endian length, then the bytes) and
+     * slices out those of rows {@code rows[from, to)}, which lie in this page.
+     */
+    private static void decodeValues(ByteBuffer buffer, PageHeaders.Parsed parsed, long pageOffset, long pageFirstRow,
+            int values, int[] rows, int from, int to, ByteBuffer[] blobs, String where) {
+        ByteBuffer le = buffer.duplicate().order(ByteOrder.LITTLE_ENDIAN);
+        int position = parsed.dataStart() + levelsLength(parsed.header());
+        int end = parsed.dataEnd();
+        long bufferOffset = pageOffset - parsed.start();
+        int value = 0;
+        for (int i = from; i < to; i++) {
+            int wanted = Math.toIntExact(rows[i] - pageFirstRow);
+            for (; ; value++) {
+                if (value >= values || position + 4 > end) {
+                    throw new ParquetFormatException("Row " + rows[i] + " is past the end of the page at offset "
+                            + pageOffset + " of " + where + ": it holds " + values + " values, of which " + value
+                            + " fit in its data ending at offset " + (bufferOffset + end));
+                }
+                int length = le.getInt(position);
+                if (length < 0 || length > end - position - 4) {
+                    throw new ParquetFormatException("Value " + value + " of the page at offset " + pageOffset + " of "
+                            + where + " claims " + length + " bytes at offset " + (bufferOffset + position)
+                            + ", overrunning the page's data, which ends at offset " + (bufferOffset + end));
+                }
+                if (value == wanted) {
+                    blobs[i] = buffer.slice(position + 4, length).asReadOnlyBuffer();
+                    position += 4 + length;
+                    value++;
+                    break;
+                }
+                position += 4 + length;
+            }
+        }
+    }
+
+    /** The number of values of a data page whose values this reader can decode, or an error saying why not. */
+    private static int dataPageValues(PageHeader header, long pageOffset, String where) {
+        Encoding encoding;
+        int values;
+        switch (header.getType()) {
+            case DATA_PAGE -> {
+                DataPageHeader page = header.getData_page_header();
+                encoding = page.getEncoding();
+                values = page.getNum_values();
+            }
+            case DATA_PAGE_V2 -> {
+                DataPageHeaderV2 page = header.getData_page_header_v2();
+                if (page.isSetIs_compressed() && page.isIs_compressed()
+                        && header.getCompressed_page_size() != header.getUncompressed_page_size()) {
+                    throw new ParquetFormatException("The V2 page at offset " + pageOffset + " of " + where
+                            + " is compressed; blobs are read from uncompressed pages only");
+                }
+                encoding = page.getEncoding();
+                values = page.getNum_values();
+            }
+            default -> throw new ParquetFormatException("Found a " + header.getType() + " at offset " + pageOffset
+                    + " of " + where + "; a blob column must be plain-encoded, with no dictionary page");
+        }
+        if (encoding != Encoding.PLAIN) {
+            throw new ParquetFormatException("The page at offset " + pageOffset + " of " + where + " is " + encoding
+                    + "-encoded; a blob column must be PLAIN-encoded");
+        }
+        if (values < 0) {
+            throw new ParquetFormatException("The page at offset " + pageOffset + " of " + where + " claims "
+                    + values + " values");
+        }
+        return values;
+    }
+
+    /** Bytes of levels before the values: none in V1 pages of a REQUIRED flat column, as the header says in V2. */
+    private static int levelsLength(PageHeader header) {
+        if (header.getType() == org.apache.parquet.format.PageType.DATA_PAGE_V2) {
+            DataPageHeaderV2 page = header.getData_page_header_v2();
+            return page.getRepetition_levels_byte_length() + page.getDefinition_levels_byte_length();
+        }
+        return 0;
+    }
+
+    private ColumnChunkInfo checkChunk(int rowGroup) {
+        ColumnChunkInfo chunk = object.footer().rowGroup(rowGroup).columns().get(column.index());
+        String where = object.where(rowGroup, column.name());
+        if (chunk.codec() != CompressionCodecName.UNCOMPRESSED) {
+            throw new ParquetFormatException("Cannot read blobs of " + where + ": its pages are " + chunk.codec()
+                    + "-compressed; blobs are sliced out of uncompressed pages only");
+        }
+        if (chunk.hasDictionaryPage()) {
+            throw new ParquetFormatException("Cannot read blobs of " + where + ": it is dictionary-encoded; a blob "
+                    + "column must be plain-encoded");
+        }
+        return chunk;
+    }
+
+    private void checkRows(int rowGroup, int[] rows) {
+        requireNonNull(rows, "rows is null");
+        RowGroupInfo group = object.footer().rowGroup(rowGroup);
+        for (int i = 0; i < rows.length; i++) {
+            if (rows[i] < 0 || rows[i] >= group.rowCount()) {
+                throw new IllegalArgumentException("Row " + rows[i] + " is not in row group " + rowGroup + " of "
+                        + object.key() + ", which has " + group.rowCount() + " rows");
+            }
+            if (i > 0 && rows[i] <= rows[i - 1]) {
+                throw new IllegalArgumentException("Rows must be strictly ascending: row " + rows[i] + " at position "
+                        + i + " follows " + rows[i - 1]);
+            }
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "BlobReader[" + column.name() + " of " + object.key() + "]";
+    }
+}

@@ -1,0 +1,32 @@
+package io.layoutbench.parquet;
+
+import java.nio.ByteBuffer;
+
+import org.apache.parquet.hadoop.metadata.CompressionCodecName;
+
+/**
+ * Decompresses the data of one Parquet page. This module bundles no compression library, so decoding pages that are
+ * not {@code UNCOMPRESSED} needs one of these from the caller (the fusion module has one for Snappy).
+ *
+ * <pre>{@code
+ * PageDecompressor snappy = (codec, page, size) -> ByteBuffer.wrap(Snappy.uncompress(toArray(page)));
+ * ColumnValues prices = ParquetObject.decodeChunk(footer, 0, "l_extendedprice", chunkBytes, snappy);
+ * }</pre>
+ */
+@FunctionalInterface
+public interface PageDecompressor {
+
+    /** Accepts only uncompressed pages. */
+    PageDecompressor NONE = (codec, compressed, uncompressedSize) -> {
+        throw new ParquetFormatException("Pages compressed with " + codec + " cannot be decoded: no decompressor "
+                + "was given, and only UNCOMPRESSED pages are read without one");
+    };
+
+    /**
+     * The {@code uncompressedSize} bytes that {@code compressed} (exactly the page's compressed data) decompresses
+     * to.
+     *
+     * @throws ParquetFormatException if {@code codec} is not supported or the data is corrupt
+     */
+    ByteBuffer decompress(CompressionCodecName codec, ByteBuffer compressed, int uncompressedSize);
+}

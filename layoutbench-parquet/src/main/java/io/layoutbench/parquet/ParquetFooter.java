@@ -1,0 +1,465 @@
+package io.layoutbench.parquet;
+
+import static java.util.Objects.requireNonNull;
+
+import io.layoutbench.api.backend.ByteRange;
+import io.layoutbench.api.dataset.ColumnType;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Collectors;
+
+import org.apache.parquet.format.ColumnChunk;
+import org.apache.parquet.format.ColumnMetaData;
+import org.apache.parquet.format.ConvertedType;
+import org.apache.parquet.format.FieldRepetitionType;
+import org.apache.parquet.format.FileMetaData;
+import org.apache.parquet.format.KeyValue;
+import org.apache.parquet.format.RowGroup;
+import org.apache.parquet.format.SchemaElement;
+import org.apache.parquet.format.Statistics;
+import org.apache.parquet.format.Util;
+import org.apache.parquet.hadoop.metadata.CompressionCodecName;
+import org.apache.parquet.schema.LogicalTypeAnnotation;
+import org.apache.parquet.schema.MessageType;
+import org.apache.parquet.schema.PrimitiveType;
+import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
+import org.apache.parquet.schema.Type;
+import org.apache.parquet.schema.Types;
+
+/**
+ * The footer of a flat Parquet object: its columns, its row groups with their byte ranges and statistics, and where
+ * its page indexes lie. Read it with {@link ParquetObject#open}; it is immutable and thread-safe.
+ *
+ * <pre>{@code
+ * ParquetFooter footer = ParquetObject.open(backend, "meta/metadata.parquet").footer();
+ * System.out.printf("%d rows in %d row groups%n", footer.rowCount(), footer.rowGroups().size());
+ * }</pre>
+ */
+public final class ParquetFooter {
+
+    private static final byte[] MAGIC = "PAR1".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] ENCRYPTED_MAGIC = "PARE".getBytes(StandardCharsets.US_ASCII);
+
+    private final String key;
+    private final long objectLength;
+    private final ByteRange footerRange;
+    private final long rowCount;
+    private final String createdBy;
+    private final Map<String, String> keyValueMetadata;
+    private final List<ParquetColumn> columns;
+    private final List<RowGroupInfo> rowGroups;
+    private final Optional<ByteRange> pageIndexRange;
+    private final MessageType messageType;
+
+    private ParquetFooter(String key, long objectLength, ByteRange footerRange, FileMetaData metadata) {
+        this.key = key;
+        this.objectLength = objectLength;
+        this.footerRange = footerRange;
+        this.rowCount = metadata.getNum_rows();
+        this.createdBy = metadata.isSetCreated_by() ? metadata.getCreated_by() : "";
+        Map<String, String> keyValues = new LinkedHashMap<>();
+        if (metadata.isSetKey_value_metadata()) {
+            for (KeyValue keyValue : metadata.getKey_value_metadata()) {
+                keyValues.put(keyValue.getKey(), keyValue.getValue());
+            }
+        }
+        this.keyValueMetadata = Collections.unmodifiableMap(keyValues);
+        this.columns = parseSchema(metadata.getSchema());
+        this.messageType = messageType(columns, metadata.getSchema());
+        this.rowGroups = parseRowGroups(metadata.getRow_groups());
+        this.pageIndexRange = pageIndexRange(rowGroups);
+    }
+
+    /** Reads the footer: the tail of the object in one request, and the rest of a longer footer in a second. */
+    static ParquetFooter read(BackendInputFile file) {
+        String key = file.key();
+        long length = file.getLength();
+        if (length < 12) {
+            throw new ParquetFormatException("Cannot read " + key + " as Parquet: it is " + length
+                    + " bytes, fewer than the 12 of a leading magic, a footer length and a trailing magic");
+        }
+        ByteBuffer tail = file.tail().order(ByteOrder.LITTLE_ENDIAN);
+        long tailOffset = length - tail.remaining();
+        byte[] magic = new byte[4];
+        tail.get(tail.remaining() - 4, magic);
+        if (java.util.Arrays.equals(magic, ENCRYPTED_MAGIC)) {
+            throw new ParquetFormatException("Cannot read " + key + ": its footer is encrypted (magic PARE at offset "
+                    + (length - 4) + "), which is not supported");
+        }
+        if (!java.util.Arrays.equals(magic, MAGIC)) {
+            throw new ParquetFormatException("Cannot read " + key + " as Parquet: bad magic at offset "
+                    + (length - 4) + ": expected PAR1, found " + describe(magic) + " (truncated or not Parquet?)");
+        }
+        if (tailOffset == 0) {
+            byte[] head = new byte[4];
+            tail.get(0, head);
+            if (!java.util.Arrays.equals(head, MAGIC)) {
+                throw new ParquetFormatException("Cannot read " + key + " as Parquet: bad magic at offset 0: "
+                        + "expected PAR1, found " + describe(head));
+            }
+        }
+        long footerLength = Integer.toUnsignedLong(tail.getInt(tail.remaining() - 8));
+        long footerStart = length - 8 - footerLength;
+        if (footerLength == 0 || footerStart < 4) {
+            throw new ParquetFormatException("Cannot read " + key + " as Parquet: the footer length " + footerLength
+                    + " read at offset " + (length - 8) + " does not fit in the object of " + length
+                    + " bytes (truncated footer?)");
+        }
+        ByteRange footerRange = ByteRange.of(footerStart, footerLength);
+        ByteBuffer footer = footerStart >= tailOffset
+                ? tail.slice((int) (footerStart - tailOffset), (int) footerLength)
+                : file.read(footerRange);
+        FileMetaData metadata;
+        try {
+            metadata = Util.readFileMetaData(new ByteBufferInputStream(footer));
+        } catch (IOException | RuntimeException e) {
+            throw new ParquetFormatException("Cannot parse the footer of " + key + " at " + footerRange
+                    + ": truncated or corrupt Thrift: " + e.getMessage(), e);
+        }
+        try {
+            return new ParquetFooter(key, length, footerRange, metadata);
+        } catch (ParquetFormatException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            throw new ParquetFormatException("Cannot read the footer of " + key + " at " + footerRange + ": "
+                    + e.getMessage(), e);
+        }
+    }
+
+    /** The object's key. */
+    public String key() {
+        return key;
+    }
+
+    /** The object's length in bytes. */
+    public long objectLength() {
+        return objectLength;
+    }
+
+    /** Where the Thrift footer lies (without its length and magic). */
+    public ByteRange footerRange() {
+        return footerRange;
+    }
+
+    /** Number of rows in the object. */
+    public long rowCount() {
+        return rowCount;
+    }
+
+    /** The writer's name and version, or empty. */
+    public String createdBy() {
+        return createdBy;
+    }
+
+    /** The footer's key-value metadata, in file order. */
+    public Map<String, String> keyValueMetadata() {
+        return keyValueMetadata;
+    }
+
+    /** The columns, in schema order. */
+    public List<ParquetColumn> columns() {
+        return columns;
+    }
+
+    /** The column named {@code name}, ignoring case as DuckDB does. */
+    public Optional<ParquetColumn> findColumn(String name) {
+        requireNonNull(name, "name is null");
+        return columns.stream().filter(c -> c.name().equalsIgnoreCase(name)).findFirst();
+    }
+
+    /**
+     * The column named {@code name}, ignoring case.
+     *
+     * @throws IllegalArgumentException naming the object and its columns when there is none
+     */
+    public ParquetColumn column(String name) {
+        return findColumn(name).orElseThrow(() -> new IllegalArgumentException("Parquet object " + key
+                + " has no column '" + name + "'; its columns: "
+                + columns.stream().map(ParquetColumn::name).collect(Collectors.joining(", "))));
+    }
+
+    /** The row groups, in file order. */
+    public List<RowGroupInfo> rowGroups() {
+        return rowGroups;
+    }
+
+    /**
+     * The row group {@code index}.
+     *
+     * @throws IllegalArgumentException naming the object and its row-group count when there is none
+     */
+    public RowGroupInfo rowGroup(int index) {
+        if (index < 0 || index >= rowGroups.size()) {
+            throw new IllegalArgumentException("Parquet object " + key + " has " + rowGroups.size()
+                    + " row groups; there is no row group " + index);
+        }
+        return rowGroups.get(index);
+    }
+
+    /** The row group holding row {@code fileRow} of the object. */
+    public RowGroupInfo rowGroupOfRow(long fileRow) {
+        int low = 0;
+        int high = rowGroups.size() - 1;
+        while (low <= high) {
+            int mid = (low + high) >>> 1;
+            RowGroupInfo rowGroup = rowGroups.get(mid);
+            if (fileRow < rowGroup.firstRow()) {
+                high = mid - 1;
+            } else if (!rowGroup.containsRow(fileRow)) {
+                low = mid + 1;
+            } else {
+                return rowGroup;
+            }
+        }
+        throw new IllegalArgumentException("Parquet object " + key + " has " + rowCount + " rows; there is no row "
+                + fileRow);
+    }
+
+    /**
+     * The span of all column and offset indexes, which parquet-java writes together just before the footer; empty
+     * when the object has none.
+     */
+    public Optional<ByteRange> pageIndexRange() {
+        return pageIndexRange;
+    }
+
+    /** The file's schema as parquet-column describes it: for decoders of its pages. */
+    public MessageType messageType() {
+        return messageType;
+    }
+
+    @Override
+    public String toString() {
+        return "Parquet footer of " + key + ": " + rowCount + " rows in " + rowGroups.size() + " row groups, columns "
+                + columns.stream().map(ParquetColumn::name).collect(Collectors.joining(", "));
+    }
+
+    private List<ParquetColumn> parseSchema(List<SchemaElement> schema) {
+        if (schema == null || schema.isEmpty()) {
+            throw new ParquetFormatException("The footer of " + key + " has no schema");
+        }
+        int children = schema.get(0).getNum_children();
+        if (children != schema.size() - 1) {
+            throw new ParquetFormatException("Cannot read " + key + ": its schema is nested (" + (schema.size() - 1)
+                    + " elements under " + children + " top-level fields); only flat tables are supported");
+        }
+        List<ParquetColumn> parsed = new ArrayList<>();
+        for (int i = 1; i < schema.size(); i++) {
+            SchemaElement element = schema.get(i);
+            if (element.isSetNum_children() && element.getNum_children() > 0 || !element.isSetType()) {
+                throw new ParquetFormatException("Cannot read " + key + ": column '" + element.getName()
+                        + "' is a group; only flat tables are supported");
+            }
+            if (element.getRepetition_type() == FieldRepetitionType.REPEATED) {
+                throw new ParquetFormatException("Cannot read " + key + ": column '" + element.getName()
+                        + "' is REPEATED; only flat tables are supported");
+            }
+            PrimitiveTypeName physical = switch (element.getType()) {
+                case BOOLEAN -> PrimitiveTypeName.BOOLEAN;
+                case INT32 -> PrimitiveTypeName.INT32;
+                case INT64 -> PrimitiveTypeName.INT64;
+                case INT96 -> PrimitiveTypeName.INT96;
+                case FLOAT -> PrimitiveTypeName.FLOAT;
+                case DOUBLE -> PrimitiveTypeName.DOUBLE;
+                case BYTE_ARRAY -> PrimitiveTypeName.BINARY;
+                case FIXED_LEN_BYTE_ARRAY -> PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY;
+            };
+            boolean string = element.isSetLogicalType() && element.getLogicalType().isSetSTRING()
+                    || element.isSetConverted_type() && element.getConverted_type() == ConvertedType.UTF8;
+            Optional<ColumnType> type = switch (physical) {
+                case INT32, INT64 -> Optional.of(ColumnType.BIGINT);
+                case FLOAT, DOUBLE -> Optional.of(ColumnType.DOUBLE);
+                case BOOLEAN -> Optional.of(ColumnType.BOOLEAN);
+                case BINARY -> string ? Optional.of(ColumnType.STRING) : Optional.empty();
+                default -> Optional.empty();
+            };
+            boolean required = element.getRepetition_type() == FieldRepetitionType.REQUIRED;
+            parsed.add(new ParquetColumn(element.getName(), i - 1, physical, type, required));
+        }
+        return List.copyOf(parsed);
+    }
+
+    private static MessageType messageType(List<ParquetColumn> columns, List<SchemaElement> schema) {
+        Types.MessageTypeBuilder message = Types.buildMessage();
+        for (ParquetColumn column : columns) {
+            SchemaElement element = schema.get(column.index() + 1);
+            Types.PrimitiveBuilder<PrimitiveType> field = Types.primitive(column.physicalType(),
+                    column.required() ? Type.Repetition.REQUIRED : Type.Repetition.OPTIONAL);
+            if (column.type().orElse(null) == ColumnType.STRING) {
+                field = field.as(LogicalTypeAnnotation.stringType());
+            }
+            boolean date = (element.isSetLogicalType() && element.getLogicalType().isSetDATE())
+                    || element.getConverted_type() == ConvertedType.DATE;
+            if (date && column.physicalType() == PrimitiveTypeName.INT32) {
+                field = field.as(LogicalTypeAnnotation.dateType());
+            }
+            // Kept so that readers can tell a DECIMAL's unscaled integers from plain integers.
+            if (element.isSetLogicalType() && element.getLogicalType().isSetDECIMAL()) {
+                field = field.as(LogicalTypeAnnotation.decimalType(element.getLogicalType().getDECIMAL().getScale(),
+                        element.getLogicalType().getDECIMAL().getPrecision()));
+            } else if (element.getConverted_type() == ConvertedType.DECIMAL) {
+                field = field.as(LogicalTypeAnnotation.decimalType(element.getScale(), element.getPrecision()));
+            }
+            if (column.physicalType() == PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY) {
+                field = field.length(element.getType_length());
+            }
+            message.addField(field.named(column.name()));
+        }
+        return message.named(schema.get(0).getName());
+    }
+
+    private List<RowGroupInfo> parseRowGroups(List<RowGroup> groups) {
+        List<RowGroupInfo> parsed = new ArrayList<>();
+        long firstRow = 0;
+        for (int g = 0; g < groups.size(); g++) {
+            RowGroup group = groups.get(g);
+            if (group.getColumnsSize() != columns.size()) {
+                throw new ParquetFormatException("Row group " + g + " of " + key + " has " + group.getColumnsSize()
+                        + " column chunks but the schema has " + columns.size() + " columns");
+            }
+            List<ColumnChunkInfo> chunks = new ArrayList<>();
+            ByteRange span = null;
+            for (int c = 0; c < columns.size(); c++) {
+                ColumnChunkInfo chunk = parseChunk(g, columns.get(c), group.getColumns().get(c), group.getNum_rows());
+                chunks.add(chunk);
+                span = span == null ? chunk.byteRange() : span.span(chunk.byteRange());
+            }
+            parsed.add(new RowGroupInfo(g, firstRow, group.getNum_rows(),
+                    span == null ? ByteRange.of(4, 0) : span, chunks));
+            firstRow += group.getNum_rows();
+        }
+        if (firstRow != rowCount) {
+            throw new ParquetFormatException("The footer of " + key + " says " + rowCount + " rows but its row groups "
+                    + "hold " + firstRow);
+        }
+        return List.copyOf(parsed);
+    }
+
+    private ColumnChunkInfo parseChunk(int rowGroup, ParquetColumn column, ColumnChunk chunk, long rows) {
+        String where = "column " + column.name() + " of row group " + rowGroup + " of " + key;
+        if (!chunk.isSetMeta_data()) {
+            throw new ParquetFormatException("Cannot read " + where + ": its metadata is encrypted or missing");
+        }
+        if (chunk.isSetFile_path()) {
+            throw new ParquetFormatException("Cannot read " + where + ": it lies in another file, "
+                    + chunk.getFile_path());
+        }
+        ColumnMetaData metadata = chunk.getMeta_data();
+        long dataPageOffset = metadata.getData_page_offset();
+        // Some writers set dictionary_page_offset to 0 for "none": a dictionary page lies before the data pages.
+        boolean hasDictionary = metadata.isSetDictionary_page_offset() && metadata.getDictionary_page_offset() > 0
+                && metadata.getDictionary_page_offset() < dataPageOffset;
+        long start = hasDictionary ? metadata.getDictionary_page_offset() : dataPageOffset;
+        ByteRange range = ByteRange.of(start, metadata.getTotal_compressed_size());
+        if (start < 4 || !range.fitsIn(footerRange.offset())) {
+            throw new ParquetFormatException("Cannot read " + where + ": its chunk " + range
+                    + " does not lie between the leading magic and the footer at " + footerRange);
+        }
+        // A flat column has one value per row, nulls included.
+        if (metadata.getNum_values() != rows) {
+            throw new ParquetFormatException("Cannot read " + where + ": it has " + metadata.getNum_values()
+                    + " values but the row group has " + rows + " rows");
+        }
+        CompressionCodecName codec = CompressionCodecName.valueOf(metadata.getCodec().name());
+        Optional<ColumnStats> stats = metadata.isSetStatistics()
+                ? chunkStats(column, metadata.getStatistics()) : Optional.empty();
+        Optional<ByteRange> offsetIndex = chunk.isSetOffset_index_offset() && chunk.isSetOffset_index_length()
+                ? Optional.of(ByteRange.of(chunk.getOffset_index_offset(), chunk.getOffset_index_length()))
+                : Optional.empty();
+        Optional<ByteRange> columnIndex = chunk.isSetColumn_index_offset() && chunk.isSetColumn_index_length()
+                ? Optional.of(ByteRange.of(chunk.getColumn_index_offset(), chunk.getColumn_index_length()))
+                : Optional.empty();
+        for (Optional<ByteRange> index : List.of(offsetIndex, columnIndex)) {
+            if (index.isPresent() && !index.get().fitsIn(footerRange.offset())) {
+                throw new ParquetFormatException("Cannot read " + where + ": its page index at " + index.get()
+                        + " overlaps the footer at " + footerRange);
+            }
+        }
+        return new ColumnChunkInfo(column.name(), column.index(), range, dataPageOffset, hasDictionary,
+                metadata.getNum_values(), codec, metadata.getTotal_uncompressed_size(), decodedSize(column, metadata),
+                stats, offsetIndex, columnIndex);
+    }
+
+    private static long decodedSize(ParquetColumn column, ColumnMetaData metadata) {
+        long values = metadata.getNum_values();
+        return switch (column.physicalType()) {
+            case BOOLEAN -> values;
+            case INT32, FLOAT -> 4 * values;
+            case INT64, DOUBLE -> 8 * values;
+            case INT96 -> 12 * values;
+            case FIXED_LEN_BYTE_ARRAY -> metadata.getTotal_uncompressed_size();
+            case BINARY -> metadata.isSetSize_statistics()
+                    && metadata.getSize_statistics().isSetUnencoded_byte_array_data_bytes()
+                    ? 4 * values + metadata.getSize_statistics().getUnencoded_byte_array_data_bytes()
+                    : metadata.getTotal_uncompressed_size();
+        };
+    }
+
+    private static Optional<ColumnStats> chunkStats(ParquetColumn column, Statistics statistics) {
+        if (column.type().isEmpty()) {
+            return Optional.empty();
+        }
+        long nullCount = statistics.isSetNull_count() ? statistics.getNull_count() : -1;
+        Object min = null;
+        Object max = null;
+        if (statistics.isSetMin_value() && statistics.isSetMax_value()) {
+            min = decodeValue(column, ByteBuffer.wrap(statistics.getMin_value()));
+            max = decodeValue(column, ByteBuffer.wrap(statistics.getMax_value()));
+        } else if (statistics.isSetMin() && statistics.isSetMax() && column.type().get() != ColumnType.STRING) {
+            // The deprecated fields are in signed order: right for numbers, wrong for strings.
+            min = decodeValue(column, ByteBuffer.wrap(statistics.getMin()));
+            max = decodeValue(column, ByteBuffer.wrap(statistics.getMax()));
+        }
+        if (min == null || max == null) {
+            min = null;
+            max = null;
+        }
+        return Optional.of(new ColumnStats(column.type().get(), min, max, nullCount));
+    }
+
+    /** A plain-encoded statistics value as its metadata type, or null when the bytes do not fit the type. */
+    static Object decodeValue(ParquetColumn column, ByteBuffer bytes) {
+        ByteBuffer le = bytes.duplicate().order(ByteOrder.LITTLE_ENDIAN);
+        int n = le.remaining();
+        return switch (column.physicalType()) {
+            case INT32 -> n == 4 ? (Object) (long) le.getInt(le.position()) : null;
+            case INT64 -> n == 8 ? (Object) le.getLong(le.position()) : null;
+            case FLOAT -> n == 4 ? (Object) (double) le.getFloat(le.position()) : null;
+            case DOUBLE -> n == 8 ? (Object) le.getDouble(le.position()) : null;
+            case BOOLEAN -> n == 1 ? (Object) (le.get(le.position()) != 0) : null;
+            case BINARY -> column.type().isPresent() ? StandardCharsets.UTF_8.decode(le).toString() : null;
+            default -> null;
+        };
+    }
+
+    private static Optional<ByteRange> pageIndexRange(List<RowGroupInfo> rowGroups) {
+        ByteRange span = null;
+        for (RowGroupInfo rowGroup : rowGroups) {
+            for (ColumnChunkInfo chunk : rowGroup.columns()) {
+                for (Optional<ByteRange> index : List.of(chunk.offsetIndexRange(), chunk.columnIndexRange())) {
+                    if (index.isPresent()) {
+                        span = span == null ? index.get() : span.span(index.get());
+                    }
+                }
+            }
+        }
+        return Optional.ofNullable(span);
+    }
+
+    private static String describe(byte[] magic) {
+        StringBuilder text = new StringBuilder();
+        for (byte b : magic) {
+            text.append(b >= 0x20 && b < 0x7f ? String.valueOf((char) b) : String.format("\\x%02x", b & 0xff));
+        }
+        return "'" + text + "'";
+    }
+}
