@@ -3,6 +3,7 @@ package io.layoutbench.examples;
 import static java.util.Objects.requireNonNull;
 
 import io.layoutbench.api.backend.ObjectBackend;
+import io.layoutbench.api.dataset.MetadataSchema;
 import io.layoutbench.api.dataset.Sample;
 import io.layoutbench.api.layout.Dataset;
 import io.layoutbench.api.layout.DatasetWriter;
@@ -90,7 +91,7 @@ public final class DataLoaderExample {
     }
 
     private static void ingestTiny(ObjectBackend backend, StorageLayout layout, String prefix) {
-        try (DatasetWriter writer = layout.create(backend, prefix, Map.of());
+        try (DatasetWriter writer = layout.create(backend, prefix, MetadataSchema.imageNet(), Map.of());
                 Stream<Sample> samples = SyntheticImageNet.of(ImageNetScale.TINY, 42L, false).samples()) {
             Iterator<Sample> iterator = samples.iterator();
             while (iterator.hasNext()) {

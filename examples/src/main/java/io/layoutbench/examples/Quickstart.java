@@ -47,7 +47,8 @@ public final class Quickstart {
         try (ObjectBackend backend = ObjectBackends.open("file:" + directory.toAbsolutePath())) {
             // 1. Ingest: samples stream through the writer one at a time; the manifest is written last.
             DatasetSummary summary;
-            try (DatasetWriter writer = l2.create(backend, "imagenet-tiny/l2", Map.of("shard-size", "64MB"));
+            try (DatasetWriter writer = l2.create(backend, "imagenet-tiny/l2", tiny.schema(),
+                    Map.of("shard-size", "64MB"));
                     Stream<Sample> samples = tiny.samples()) {
                 Iterator<Sample> iterator = samples.iterator();
                 while (iterator.hasNext()) {

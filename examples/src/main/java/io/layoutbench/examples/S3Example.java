@@ -13,10 +13,10 @@ import io.layoutbench.api.layout.SampleStream;
 import io.layoutbench.api.layout.StorageLayout;
 import io.layoutbench.api.layout.StorageLayouts;
 import io.layoutbench.api.metrics.RequestMetrics;
-import io.layoutbench.evaluation.paper.PaperQueries;
-import io.layoutbench.evaluation.paper.PaperQuery;
 import io.layoutbench.datasets.synthetic.ImageNetScale;
 import io.layoutbench.datasets.synthetic.SyntheticImageNet;
+import io.layoutbench.evaluation.paper.PaperQueries;
+import io.layoutbench.evaluation.paper.PaperQuery;
 import io.layoutbench.s3.embedded.EmbeddedS3Server;
 
 import java.io.IOException;
@@ -93,8 +93,9 @@ public final class S3Example {
     }
 
     private static DatasetSummary ingest(ObjectBackend backend, StorageLayout layout, String prefix) {
-        try (DatasetWriter writer = layout.create(backend, prefix, Map.of());
-                Stream<Sample> samples = SyntheticImageNet.of(ImageNetScale.TINY, 42L, false).samples()) {
+        SyntheticImageNet tiny = SyntheticImageNet.of(ImageNetScale.TINY, 42L, false);
+        try (DatasetWriter writer = layout.create(backend, prefix, tiny.schema(), Map.of());
+                Stream<Sample> samples = tiny.samples()) {
             Iterator<Sample> iterator = samples.iterator();
             while (iterator.hasNext()) {
                 writer.add(iterator.next());

@@ -1,8 +1,10 @@
 package io.layoutbench.examples.advise;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
-
+import io.layoutbench.advisor.Advice;
+import io.layoutbench.advisor.QueryOutcome;
+import io.layoutbench.advisor.Reasons;
+import io.layoutbench.advisor.Recommendation;
+import io.layoutbench.advisor.Workload;
 import io.layoutbench.examples.report.TextTable;
 
 import java.io.IOException;
@@ -14,6 +16,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
 
 /**
  * The advice as text for a terminal (a ranked table, the reasons, the best setting's queries) and as JSON.
@@ -48,7 +53,7 @@ public final class AdviceReport {
         TextTable table = new TextTable("rank", "layout", "settings", "T (s)", "D (MB)", "requests", "C ($)",
                 "score");
         for (Recommendation r : advice.ranked().subList(0, shown)) {
-            table.row((r.paperSettings() ? "*" : "")
+            table.row((r.reference() ? "*" : "")
                     + r.rank(), r.layout(), r.settings(), fixed(r.seconds(), 3), fixed(r.bytes() / 1e6, 2),
                     Reasons.count(r.requests()), fixed(r.dollars(), 6), advice.objective().format(r.score()));
         }
@@ -114,7 +119,7 @@ public final class AdviceReport {
             row.put("max_read_amplification", r.gapBytes().isEmpty() || Double.isInfinite(r.maxReadAmplification())
                     ? null : r.maxReadAmplification());
             row.put("settings", r.settings());
-            row.put("paper_settings", r.paperSettings());
+            row.put("paper_settings", r.reference());
             row.put("seconds", r.seconds());
             row.put("bytes", r.bytes());
             row.put("requests", r.requests());

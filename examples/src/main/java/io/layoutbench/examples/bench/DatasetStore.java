@@ -13,11 +13,7 @@ import io.layoutbench.api.layout.DatasetWriter;
 import io.layoutbench.api.layout.StorageLayout;
 import io.layoutbench.api.metrics.MetricsSnapshot;
 import io.layoutbench.api.metrics.QueryMetrics;
-
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import io.layoutbench.datasets.SampleSource;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -26,6 +22,11 @@ import java.util.Iterator;
 import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Stream;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 
 /**
  * Where the benchmark keeps its datasets in a backend, and how it writes them: each (dataset, layout, options)
@@ -120,8 +121,9 @@ public final class DatasetStore {
         try (HeapSampler.Measurement heap = HeapSampler.start();
                 Progress bar = progress.start("Ingest " + layout.name(), source.expectedSamples(), "samples")) {
             metrics.start();
-            try (DatasetWriter writer = layout.create(counted, prefix, options);
-                    Stream<Sample> samples = source.source().get().samples()) {
+            SampleSource samplesSource = source.source().get();
+            try (DatasetWriter writer = layout.create(counted, prefix, samplesSource.schema(), options);
+                    Stream<Sample> samples = samplesSource.samples()) {
                 Iterator<Sample> iterator = samples.iterator();
                 while (iterator.hasNext()) {
                     writer.add(iterator.next());

@@ -1,18 +1,36 @@
 package io.layoutbench.examples.cli;
 
+import io.layoutbench.advisor.Advice;
+import io.layoutbench.advisor.Advisor;
+import io.layoutbench.advisor.Objective;
+import io.layoutbench.advisor.Workload;
 import io.layoutbench.api.backend.ObjectNotFoundException;
 import io.layoutbench.api.cost.Prices;
+import io.layoutbench.api.layout.Dataset;
 import io.layoutbench.api.layout.QueryOptions;
+import io.layoutbench.api.layout.StorageLayout;
 import io.layoutbench.api.layout.StorageLayouts;
+import io.layoutbench.api.model.DatasetMetadata;
+import io.layoutbench.api.model.SupportsMetadataScan;
 import io.layoutbench.api.network.NetworkProfile;
-import io.layoutbench.examples.advise.Advice;
+import io.layoutbench.datasets.synthetic.ImageNetScale;
+import io.layoutbench.datasets.synthetic.SyntheticImageNet;
+import io.layoutbench.evaluation.paper.PaperQueries;
+import io.layoutbench.evaluation.paper.PaperQuery;
 import io.layoutbench.examples.advise.AdviceReport;
-import io.layoutbench.examples.advise.Advisor;
-import io.layoutbench.examples.advise.DatasetMetadata;
-import io.layoutbench.examples.advise.Objective;
-import io.layoutbench.examples.advise.Workload;
 import io.layoutbench.examples.bench.DatasetSource;
 import io.layoutbench.examples.bench.DatasetStore;
+import io.layoutbench.examples.bench.LayoutSettings;
+import io.layoutbench.examples.bench.Progress;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
 
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
@@ -23,14 +41,6 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.TypeConversionException;
-
-import java.io.PrintWriter;
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Locale;
-import java.util.Map;
-import java.util.concurrent.Callable;
 
 /**
  * {@code layoutbench advise}: ranks layouts and their settings (shard size, coalescing gap, page and row-group
@@ -63,7 +73,7 @@ final class AdviseCommand implements Callable<Integer> {
     StoreOptions store = new StoreOptions();
 
     @Option(names = "--dataset", paramLabel = "NAME",
-            description = "A user's dataset, by the --name it was ingested with into l1 or l2: its metadata table is "
+            description = "A user's dataset, by the --name it was ingested with into l1, l2 or l3: its metadata is "
                     + "read (no sample). Default: the synthetic dataset of --scale (metadata computed, nothing read).")
     String datasetName;
 
@@ -102,7 +112,7 @@ final class AdviseCommand implements Callable<Integer> {
     }
 
     @Option(names = "--layouts", paramLabel = "LAYOUT", split = ",",
-            description = "Layouts to consider: l1, l2, l3. Default: all three.")
+            description = "Layouts to consider, among those that model themselves (l1, l2, l3). Default: all of them.")
     List<String> layoutNames = new ArrayList<>();
 
     @Option(names = "--concurrency", paramLabel = "N", defaultValue = "" + QueryOptions.DEFAULT_MAX_CONCURRENCY,
@@ -136,22 +146,27 @@ final class AdviseCommand implements Callable<Integer> {
         }
         List<String> layouts = layouts();
         // Q2's LIMIT follows the scale; a user's dataset gets mini's, as it gets mini's file sizes.
-        String scale = datasetName == null ? dataset.scale.scaleName() : "mini";
+        ImageNetScale scale = datasetName == null ? dataset.scale : ImageNetScale.MINI;
+        Map<String, String> paper = paperQueries(scale.scaleName());
         Workload queries;
         try {
-            queries = workload == null ? Workload.paper(scale) : Workload.fromArgument(workload, scale);
+            queries = workload == null ? Workload.of(paper) : Workload.fromArgument(workload, paper);
         } catch (IllegalArgumentException e) {
             throw usage("Invalid --workload: " + e.getMessage());
         }
 
-        DatasetMetadata data = datasetName == null
-                ? DatasetMetadata.synthetic(dataset.scale, dataset.seed, dataset.shuffle)
+        DatasetMetadata data = datasetName == null ? synthetic()
                 : ingested(DatasetSource.sanitize(datasetName.strip()));
-        Advisor advisor = new Advisor(data, profile, Prices.s3Standard().withTransferPerGb(transferPrice),
-                concurrency, ConsoleProgress.factory());
+        Advisor.Builder builder = Advisor.builder(data).network(profile)
+                .prices(Prices.s3Standard().withTransferPerGb(transferPrice)).concurrency(concurrency)
+                .layouts(layouts);
+        for (String layout : layouts) {
+            // The paper's settings for the scale are priced too, paper retrieval included, and marked with a *.
+            builder.referenceSettings(layout, LayoutSettings.paperDefaults(layout, scale));
+        }
         Advice advice;
-        try {
-            advice = advisor.advise(queries, chosen, run.cold, layouts);
+        try (ProgressBar progress = new ProgressBar(ConsoleProgress.factory())) {
+            advice = builder.progress(progress).build().advise(queries, chosen, run.cold);
         } catch (IllegalArgumentException e) {
             throw usage("Invalid --workload: " + e.getMessage());
         }
@@ -164,26 +179,74 @@ final class AdviseCommand implements Callable<Integer> {
         return 0;
     }
 
-    /** The metadata of a user's dataset from its l1 or l2 metadata table. */
+    /** The paper's queries, Q2's LIMIT following {@code scale}, by id. */
+    static Map<String, String> paperQueries(String scale) {
+        Map<String, String> queries = new LinkedHashMap<>();
+        for (PaperQuery q : PaperQueries.forScale(scale)) {
+            queries.put(q.id(), q.sql());
+        }
+        return queries;
+    }
+
+    /** The synthetic dataset's metadata, computed from the generator without generating a sample's bytes. */
+    private DatasetMetadata synthetic() {
+        String id = "imagenet-" + dataset.scale.scaleName() + "-seed" + dataset.seed
+                + (dataset.shuffle ? "-shuffled" : "");
+        return SyntheticImageNet.of(dataset.scale, dataset.seed, dataset.shuffle).datasetMetadata(id);
+    }
+
+    /** The metadata of a user's dataset, from the first layout it was ingested into: no sample is read. */
     private DatasetMetadata ingested(String id) {
         try (Store opened = store.open(spec.commandLine())) {
             if (!opened.persistent()) {
                 throw usage("--backend mem holds no datasets between commands; use a file, s3-embedded or s3:// "
                         + "backend");
             }
-            for (String layout : List.of("l2", "l1")) {
+            for (String layout : List.of("l2", "l1", "l3")) {
                 String prefix = DatasetStore.prefix(id, layout,
                         Layouts.options(StorageLayouts.get(layout), null, Map.of()));
-                try {
-                    return DatasetMetadata.ingested(id, opened.backend(), prefix);
+                try (Dataset ingested = StorageLayouts.get(layout).open(opened.backend(), prefix)) {
+                    if (ingested instanceof SupportsMetadataScan scan) {
+                        return scan.scanMetadata(id);
+                    }
                 } catch (ObjectNotFoundException e) {
                     // not ingested into this layout; try the next
                 } catch (IllegalArgumentException e) {
                     throw usage("Cannot advise on dataset '" + id + "': " + e.getMessage());
                 }
             }
-            throw usage("No l1 or l2 dataset '" + id + "' in " + opened.location() + "; ingest it first: "
+            throw usage("No l1, l2 or l3 dataset '" + id + "' in " + opened.location() + "; ingest it first: "
                     + "layoutbench ingest --from DIR --name " + id + " --layouts l2");
+        }
+    }
+
+    /** The advisor's progress on the console's progress bar: one step per write setting modelled. */
+    private static final class ProgressBar implements Advisor.Progress, AutoCloseable {
+        private final Progress.Factory factory;
+        private Progress bar = Progress.NONE;
+
+        ProgressBar(Progress.Factory factory) {
+            this.factory = factory;
+        }
+
+        @Override
+        public void start(int settings) {
+            bar = factory.start("Advise", settings, "settings");
+        }
+
+        @Override
+        public void modelling(String layout, Map<String, String> options) {
+            bar.message("modelling " + layout + (options.isEmpty() ? " (defaults)" : " " + options));
+        }
+
+        @Override
+        public void done() {
+            bar.step(1);
+        }
+
+        @Override
+        public void close() {
+            bar.close();
         }
     }
 
@@ -204,15 +267,15 @@ final class AdviseCommand implements Callable<Integer> {
     }
 
     private List<String> layouts() {
+        List<String> modelled = Advisor.modelledLayouts().stream().map(StorageLayout::name).toList();
         if (layoutNames.isEmpty()) {
-            return Advisor.LAYOUTS;
+            return modelled;
         }
         List<String> layouts = new ArrayList<>();
         for (String raw : layoutNames) {
             String name = raw.strip().toLowerCase(Locale.ROOT);
-            if (!Advisor.LAYOUTS.contains(name)) {
-                throw usage("Unknown layout '" + raw + "' for advise; it models " + String.join(", ",
-                        Advisor.LAYOUTS));
+            if (!modelled.contains(name)) {
+                throw usage("Unknown layout '" + raw + "' for advise; it models " + String.join(", ", modelled));
             }
             if (!layouts.contains(name)) {
                 layouts.add(name);

@@ -4,20 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.layoutbench.api.backend.ObjectBackend;
 import io.layoutbench.api.backend.ObjectBackends;
+import io.layoutbench.api.dataset.MetadataSchema;
 import io.layoutbench.api.layout.DatasetWriter;
 import io.layoutbench.api.layout.StorageLayouts;
 import io.layoutbench.datasets.synthetic.ImageNetScale;
 import io.layoutbench.datasets.synthetic.SyntheticImageNet;
 import io.layoutbench.examples.bench.DatasetStore;
 import io.layoutbench.examples.cli.LayoutBenchCli;
-
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.CsvSource;
 
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -26,6 +19,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /** {@code layoutbench advise} run in this process: its report, its JSON, and its one-line usage errors. */
 class AdviseCommandTest {
@@ -88,7 +88,7 @@ class AdviseCommandTest {
         try (ObjectBackend backend = ObjectBackends.open("file:" + data.resolve("objects").toAbsolutePath())) {
             Map<String, String> options = Map.of("shard-size", "64MB");
             try (DatasetWriter writer = StorageLayouts.get("l2").create(backend,
-                    DatasetStore.prefix("mine", "l2", options), options)) {
+                    DatasetStore.prefix("mine", "l2", options), MetadataSchema.imageNet(), options)) {
                 SyntheticImageNet.of(ImageNetScale.TINY, 7, false).samples().limit(200).forEach(writer::add);
                 writer.commit();
             }
@@ -101,7 +101,7 @@ class AdviseCommandTest {
 
         Run missing = run("advise", "--dataset", "nope", "--data-dir", data.toString());
         assertThat(missing.exit()).isEqualTo(LayoutBenchCli.EXIT_USAGE);
-        assertThat(missing.errLines()).singleElement().asString().contains("No l1 or l2 dataset 'nope'");
+        assertThat(missing.errLines()).singleElement().asString().contains("No l1, l2 or l3 dataset 'nope'");
     }
 
     @ParameterizedTest

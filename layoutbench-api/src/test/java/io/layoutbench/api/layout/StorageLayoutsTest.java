@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.layoutbench.api.backend.ObjectBackend;
+import io.layoutbench.api.dataset.MetadataSchema;
 
 import java.util.List;
 import java.util.Map;
@@ -66,7 +67,8 @@ class StorageLayoutsTest {
         }
 
         @Override
-        public DatasetWriter create(ObjectBackend backend, String prefix, Map<String, String> options) {
+        public DatasetWriter create(ObjectBackend backend, String prefix, MetadataSchema schema,
+                Map<String, String> options) {
             throw new UnsupportedOperationException();
         }
 

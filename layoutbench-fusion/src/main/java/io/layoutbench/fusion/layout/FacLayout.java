@@ -61,7 +61,9 @@ import java.util.TreeMap;
  * <p>Programmatic use with explicit node backends, for example ones a test takes down:
  * <pre>{@code
  * try (FacBackend fac = FacBackend.create(nodes, FacOptions.defaults(), false)) {
- *     try (DatasetWriter writer = FacLayout.create(fac, "tiny/fac", Map.of())) { ...; writer.commit(); }
+ *     try (DatasetWriter writer = FacLayout.create(fac, "tiny/fac", MetadataSchema.imageNet(), Map.of())) {
+ *         ...; writer.commit();
+ *     }
  *     try (Dataset dataset = FacLayout.open(fac, "tiny/fac")) { dataset.query("label = 'cello'"); }
  * }
  * }</pre>
@@ -94,8 +96,10 @@ public final class FacLayout implements StorageLayout {
     }
 
     @Override
-    public DatasetWriter create(ObjectBackend backend, String prefix, Map<String, String> options) {
+    public DatasetWriter create(ObjectBackend backend, String prefix, MetadataSchema schema,
+            Map<String, String> options) {
         requireNonNull(backend, "backend is null");
+        requireNonNull(schema, "schema is null");
         ObjectKeys.check(prefix);
         Set<String> known = new HashSet<>(L3_KEYS);
         known.addAll(FacOptions.KEYS);
@@ -121,9 +125,11 @@ public final class FacLayout implements StorageLayout {
             descriptor.setProperty(NODES, Integer.toString(checked.integer(NODES, facOptions.code().totalBlocks())));
         }
         FacBackend fac = FacBackend.create(nodes(backend, prefix, descriptor), facOptions, true);
+        String descriptorKey = prefix + "/" + DESCRIPTOR;
         try {
-            backend.put(prefix + "/" + DESCRIPTOR, store(descriptor));
-            return create(fac, prefix, l3Options, fac);
+            backend.put(descriptorKey, store(descriptor));
+            // An aborted ingest leaves nothing behind: its blocks go with the L3 writer, its descriptor here.
+            return create(fac, prefix, schema, l3Options, fac, () -> backend.delete(descriptorKey));
         } catch (RuntimeException e) {
             fac.close();
             throw e;
@@ -151,10 +157,12 @@ public final class FacLayout implements StorageLayout {
     }
 
     /**
-     * Writes a dataset into {@code fac} under {@code prefix} with L3 {@code options}; {@code fac} stays open.
+     * Writes a dataset of {@code schema} into {@code fac} under {@code prefix} with L3 {@code options}; {@code fac}
+     * stays open.
      */
-    public static DatasetWriter create(FacBackend fac, String prefix, Map<String, String> options) {
-        return create(fac, prefix, options, null);
+    public static DatasetWriter create(FacBackend fac, String prefix, MetadataSchema schema,
+            Map<String, String> options) {
+        return create(fac, prefix, schema, options, null, () -> { });
     }
 
     /** Opens the dataset under {@code prefix} of {@code fac}; {@code fac} stays open when the dataset is closed. */
@@ -163,14 +171,15 @@ public final class FacLayout implements StorageLayout {
                 null);
     }
 
-    private static DatasetWriter create(FacBackend fac, String prefix, Map<String, String> options,
-            AutoCloseable owned) {
+    private static DatasetWriter create(FacBackend fac, String prefix, MetadataSchema schema,
+            Map<String, String> options, AutoCloseable owned, Runnable abandon) {
         requireNonNull(fac, "fac is null");
         Map<String, String> l3Options = new HashMap<>(options);
         l3Options.putIfAbsent(L3Layout.ROW_GROUP_SIZE, Long.toString(DEFAULT_ROW_GROUP_SIZE));
-        DatasetWriter l3 = ((L3Layout) StorageLayouts.get(L3Layout.NAME)).create(fac, prefix,
-                MetadataSchema.imageNet(), l3Options);
+        DatasetWriter l3 = StorageLayouts.get(L3Layout.NAME).create(fac, prefix, schema, l3Options);
         return new DatasetWriter() {
+            private boolean committed;
+
             @Override
             public void add(Sample sample) {
                 l3.add(sample);
@@ -178,13 +187,18 @@ public final class FacLayout implements StorageLayout {
 
             @Override
             public DatasetSummary commit() {
-                return l3.commit();
+                DatasetSummary summary = asFac(l3.commit());
+                committed = true;
+                return summary;
             }
 
             @Override
             public void close() {
                 try {
                     l3.close();
+                    if (!committed) {
+                        abandon.run();
+                    }
                 } finally {
                     closeQuietly(owned);
                 }
@@ -246,6 +260,12 @@ public final class FacLayout implements StorageLayout {
     }
 
     /** The L3 dataset over FAC, closing the FAC backend the layout opened for it. */
+    /** An L3 summary of a dataset stored here, which is a fac dataset: the L3 manifest is fac's own. */
+    private static DatasetSummary asFac(DatasetSummary l3) {
+        return new DatasetSummary(NAME, l3.prefix(), l3.sampleCount(), l3.payloadBytes(), l3.objectCount(),
+                l3.storedBytes());
+    }
+
     private static final class FacDataset implements Dataset {
         private final Dataset l3;
         private final AutoCloseable owned;
@@ -262,7 +282,7 @@ public final class FacLayout implements StorageLayout {
 
         @Override
         public DatasetSummary summary() {
-            return l3.summary();
+            return asFac(l3.summary());
         }
 
         @Override

@@ -3,7 +3,6 @@ package io.layoutbench.fusion.layout;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.layoutbench.api.backend.ObjectBackend;
 import io.layoutbench.api.backend.ObjectInfo;
 import io.layoutbench.api.dataset.MetadataSchema;
 import io.layoutbench.api.dataset.Sample;
@@ -15,13 +14,13 @@ import io.layoutbench.api.layout.SampleStream;
 import io.layoutbench.api.layout.StorageLayout;
 import io.layoutbench.api.layout.StorageLayouts;
 import io.layoutbench.api.predicate.BoundQuery;
-import io.layoutbench.evaluation.paper.PaperQueries;
-import io.layoutbench.evaluation.paper.PaperQuery;
 import io.layoutbench.api.testing.FaultInjectingBackend;
 import io.layoutbench.backend.file.FileBackend;
 import io.layoutbench.backend.memory.MemoryBackend;
 import io.layoutbench.datasets.synthetic.ImageNetScale;
 import io.layoutbench.datasets.synthetic.SyntheticImageNet;
+import io.layoutbench.evaluation.paper.PaperQueries;
+import io.layoutbench.evaluation.paper.PaperQuery;
 import io.layoutbench.fusion.coding.CodingPlan;
 import io.layoutbench.fusion.store.FacBackend;
 import io.layoutbench.fusion.store.FacManifest;
@@ -62,7 +61,8 @@ class FacLayoutTest {
             nodes.add(FaultInjectingBackend.wrap(new MemoryBackend()));
         }
         fac = FacBackend.create(nodes, FacOptions.defaults(), true);
-        try (DatasetWriter writer = FacLayout.create(fac, "tiny/fac", Map.of("file-size", "16MB"))) {
+        try (DatasetWriter writer = FacLayout.create(fac, "tiny/fac", MetadataSchema.imageNet(),
+                Map.of("file-size", "16MB"))) {
             DATA.samples().forEach(writer::add);
             writer.commit();
         }
@@ -154,7 +154,8 @@ class FacLayoutTest {
     void theLayoutRunsOverOneBackendWithPrefixNodes() {
         try (MemoryBackend backend = new MemoryBackend()) {
             StorageLayout layout = StorageLayouts.get("fac");
-            try (DatasetWriter writer = layout.create(backend, "small/fac", Map.of("file-size", "2MB",
+            try (DatasetWriter writer = layout.create(backend, "small/fac", MetadataSchema.imageNet(),
+                    Map.of("file-size", "2MB",
                     "code", "RS(14,10)"))) {
                 DATA.samples().limit(60).forEach(writer::add);
                 writer.commit();
@@ -177,7 +178,8 @@ class FacLayoutTest {
                 .toString()).collect(Collectors.joining(","));
         try (FileBackend backend = new FileBackend(root.resolve("descriptor"))) {
             StorageLayout layout = StorageLayouts.get("fac");
-            try (DatasetWriter writer = layout.create(backend, "d", Map.of("file-size", "1MB", "node-uris", uris))) {
+            try (DatasetWriter writer = layout.create(backend, "d", MetadataSchema.imageNet(),
+                    Map.of("file-size", "1MB", "node-uris", uris))) {
                 DATA.samples().limit(30).forEach(writer::add);
                 writer.commit();
             }

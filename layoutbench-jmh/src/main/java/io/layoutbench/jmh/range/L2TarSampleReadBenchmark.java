@@ -2,6 +2,7 @@ package io.layoutbench.jmh.range;
 
 import io.layoutbench.api.backend.ObjectBackend;
 import io.layoutbench.api.backend.ObjectBackends;
+import io.layoutbench.api.dataset.MetadataSchema;
 import io.layoutbench.api.dataset.Sample;
 import io.layoutbench.api.layout.Dataset;
 import io.layoutbench.api.layout.DatasetWriter;
@@ -88,7 +89,7 @@ public class L2TarSampleReadBenchmark {
     public void setUp() {
         store = ObjectBackends.open("mem:l2-tar-sample-read-" + System.nanoTime());
         StorageLayout l2 = StorageLayouts.get("l2");
-        try (DatasetWriter writer = l2.create(store, PREFIX, Map.of("shard-size", "64MB"))) {
+        try (DatasetWriter writer = l2.create(store, PREFIX, MetadataSchema.imageNet(), Map.of("shard-size", "64MB"))) {
             SyntheticImageNet.of(ImageNetScale.TINY, 42, false).samples().forEach(writer::add);
             writer.commit();
         }

@@ -3,6 +3,7 @@ package io.layoutbench.jmh.range;
 import io.layoutbench.api.backend.ObjectBackend;
 import io.layoutbench.api.backend.ObjectBackends;
 import io.layoutbench.api.backend.ObjectInfo;
+import io.layoutbench.api.dataset.MetadataSchema;
 import io.layoutbench.api.layout.DatasetWriter;
 import io.layoutbench.api.layout.StorageLayouts;
 import io.layoutbench.datasets.synthetic.ImageNetScale;
@@ -87,7 +88,8 @@ public class L3BlobPageReadBenchmark {
     @Setup(Level.Trial)
     public void setUp() {
         store = ObjectBackends.open("mem:l3-blob-page-read-" + System.nanoTime());
-        try (DatasetWriter writer = StorageLayouts.get("l3").create(store, PREFIX, Map.of())) {
+        try (DatasetWriter writer = StorageLayouts.get("l3").create(store, PREFIX, MetadataSchema.imageNet(),
+                Map.of())) {
             SyntheticImageNet.of(ImageNetScale.TINY, 42, false).samples().forEach(writer::add);
             writer.commit();
         }

@@ -36,7 +36,7 @@ import org.slf4j.LoggerFactory;
  *
  * <pre>{@code
  * final class L1Writer extends GenerationalDatasetWriter {
- *     protected void addSample(Sample s, long crc) { putObject("samples/" + s.filename(), s.toByteArray()); }
+ *     protected void addSample(Sample s, String key, int crc) { putObject("samples/" + key, s.toByteArray()); }
  *     protected Map<String, String> finish() { ...write metadata...; return Map.of(); }
  * }
  * }</pre>
@@ -47,10 +47,15 @@ public abstract class GenerationalDatasetWriter implements DatasetWriter {
     private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss");
     private static final SecureRandom RANDOM = new SecureRandom();
 
+    /** The generation layout models name their objects under: they model an ingest that has not happened. */
+    public static final String MODELLED_GENERATION = "modelled";
+
     protected final ObjectBackend backend;
     protected final String prefix;
     protected final String generation;
     protected final MetadataSchema schema;
+    /** How samples of the schema are named (L1's objects, L2's members, errors). */
+    protected final SampleKeys keys;
     private final String layout;
     private final int formatVersion;
     private final List<ObjectInfo> written = new ArrayList<>();
@@ -66,6 +71,7 @@ public abstract class GenerationalDatasetWriter implements DatasetWriter {
         this.backend = requireNonNull(backend, "backend is null");
         this.prefix = checkPrefix(prefix);
         this.schema = requireNonNull(schema, "schema is null");
+        this.keys = SampleKeys.of(schema);
         this.generation = "g" + ZonedDateTime.now(ZoneOffset.UTC).format(STAMP) + "-"
                 + Long.toHexString(RANDOM.nextLong() & 0xffffffffffL);
     }
@@ -92,7 +98,9 @@ public abstract class GenerationalDatasetWriter implements DatasetWriter {
                     + sample.metadata().schema().describeColumns() + "] but the dataset has ["
                     + schema.describeColumns() + "]");
         }
-        addSample(sample, SampleChecksum.of(sample.data()));
+        String key = keys.key(sample.metadata(), samples);
+        MetadataParquet.checkSize(sample.metadata(), sample.size(), key);
+        addSample(sample, key, SampleChecksum.of(sample.data()));
         samples++;
         payloadBytes += sample.size();
     }
@@ -131,8 +139,11 @@ public abstract class GenerationalDatasetWriter implements DatasetWriter {
         }
     }
 
-    /** Stores one sample; {@code crc32c} is its checksum, to keep beside its location. */
-    protected abstract void addSample(Sample sample, int crc32c);
+    /**
+     * Stores one sample; {@code key} is its name ({@link SampleKeys}), {@code crc32c} its checksum, to keep beside its
+     * location.
+     */
+    protected abstract void addSample(Sample sample, String key, int crc32c);
 
     /** Flushes buffered data and writes remaining objects; returns layout settings for the manifest. */
     protected abstract Map<String, String> finish();
@@ -143,6 +154,11 @@ public abstract class GenerationalDatasetWriter implements DatasetWriter {
 
     /** Key of an object of this ingest: {@code <prefix>/<generation>/<relative>}. */
     protected final String objectKey(String relative) {
+        return objectKey(prefix, generation, relative);
+    }
+
+    /** Key of the object {@code relative} of the ingest {@code generation} under {@code prefix}. */
+    public static String objectKey(String prefix, String generation, String relative) {
         return (prefix.isEmpty() ? "" : prefix + "/") + generation + "/" + relative;
     }
 
@@ -194,11 +210,11 @@ public abstract class GenerationalDatasetWriter implements DatasetWriter {
         }
     }
 
-    private static String describe(Sample sample) {
+    private String describe(Sample sample) {
         try {
-            return "'" + sample.filename() + "'";
+            return "'" + SampleKeys.of(sample.metadata().schema()).key(sample.metadata(), samples) + "'";
         } catch (RuntimeException e) {
-            return "(no filename)";
+            return samples + " (no filename)";
         }
     }
 }

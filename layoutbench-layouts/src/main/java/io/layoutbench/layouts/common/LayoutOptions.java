@@ -64,6 +64,23 @@ public final class LayoutOptions {
         }
     }
 
+    /**
+     * {@code bytes} as a size option, the inverse of {@link #parseSize}: {@code 64MB}, {@code 16KB}, {@code 1GB}, or
+     * plain bytes when it is not a whole number of KiB.
+     */
+    public static String formatSize(long bytes) {
+        if (bytes >= 1L << 30 && bytes % (1L << 30) == 0) {
+            return (bytes >> 30) + "GB";
+        }
+        if (bytes >= 1L << 20 && bytes % (1L << 20) == 0) {
+            return (bytes >> 20) + "MB";
+        }
+        if (bytes >= 1L << 10 && bytes % (1L << 10) == 0) {
+            return (bytes >> 10) + "KB";
+        }
+        return Long.toString(bytes);
+    }
+
     /** Parses {@code 64MB}, {@code 512MiB}, {@code 1g}, {@code 4096}; {@code what} names the setting in errors. */
     public static long parseSize(String what, String text) {
         Matcher m = SIZE.matcher(text.trim());

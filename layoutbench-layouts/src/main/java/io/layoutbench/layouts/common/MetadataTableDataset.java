@@ -1,9 +1,11 @@
 package io.layoutbench.layouts.common;
 
+import io.layoutbench.api.backend.CorruptDataException;
 import io.layoutbench.api.backend.ObjectBackend;
 import io.layoutbench.api.backend.ObjectInfo;
-import io.layoutbench.api.backend.CorruptDataException;
 import io.layoutbench.api.dataset.MetadataSchema;
+import io.layoutbench.api.model.DatasetMetadata;
+import io.layoutbench.api.model.SupportsMetadataScan;
 import io.layoutbench.parquet.ParquetTableSchema;
 
 /**
@@ -14,7 +16,7 @@ import io.layoutbench.parquet.ParquetTableSchema;
  * MetadataTable table = metadata(backend);   // loads on first use
  * }</pre>
  */
-public abstract class MetadataTableDataset extends ManifestDataset {
+public abstract class MetadataTableDataset extends ManifestDataset implements SupportsMetadataScan {
 
     private final ObjectInfo metadataObject;
     private final ParquetTableSchema tableSchema;
@@ -52,6 +54,13 @@ public abstract class MetadataTableDataset extends ManifestDataset {
             }
         }
         return table;
+    }
+
+    /** The metadata table's rows, and the sizes its size column holds: one read of the table, no sample. */
+    @Override
+    public DatasetMetadata scanMetadata(String name) {
+        MetadataTable table = metadata(backend);
+        return DatasetMetadata.of(name, table.columns(), table.longs(MetadataParquet.sizeColumn(schema())));
     }
 
     @Override

@@ -1,19 +1,18 @@
 package io.layoutbench.layouts.l1;
 
-import io.layoutbench.api.backend.ByteRange;
+import io.layoutbench.api.backend.CorruptDataException;
 import io.layoutbench.api.backend.ObjectBackend;
 import io.layoutbench.api.dataset.MetadataRow;
-import io.layoutbench.api.dataset.MetadataSchema;
 import io.layoutbench.api.dataset.Sample;
 import io.layoutbench.api.layout.PlannedRequest;
 import io.layoutbench.api.layout.QueryOptions;
-import io.layoutbench.api.metrics.RequestKind;
 import io.layoutbench.api.predicate.BoundQuery;
 import io.layoutbench.api.predicate.Selection;
 import io.layoutbench.layouts.common.MetadataParquet;
 import io.layoutbench.layouts.common.MetadataTable;
 import io.layoutbench.layouts.common.MetadataTableDataset;
 import io.layoutbench.layouts.common.SampleChecksum;
+import io.layoutbench.layouts.common.SampleKeys;
 import io.layoutbench.layouts.retrieval.ReadTask;
 
 import java.util.ArrayList;
@@ -23,14 +22,16 @@ import java.util.List;
 final class L1Dataset extends MetadataTableDataset {
 
     private final String samplesPrefix;
+    private final SampleKeys keys;
 
     L1Dataset(ObjectBackend backend, String prefix) {
         super(L1Layout.NAME, L1Layout.FORMAT_VERSION, backend, prefix, L1Writer::tableSchema);
         this.samplesPrefix = manifest.property("samples.prefix", null);
         if (samplesPrefix == null) {
-            throw new io.layoutbench.api.backend.CorruptDataException("Manifest of the l1 dataset at '" + prefix
+            throw new CorruptDataException("Manifest of the l1 dataset at '" + prefix
                     + "' has no samples.prefix property");
         }
+        this.keys = SampleKeys.of(schema());
     }
 
     @Override
@@ -38,19 +39,18 @@ final class L1Dataset extends MetadataTableDataset {
         MetadataTable table = metadata(backend);
         Selection rows = query.select(table.columns());
         long[] crcs = table.longs(MetadataParquet.CRC32C);
-        int sizeColumn = table.columns().columnIndex(MetadataSchema.FILESIZE_BYTES);
+        long[] sizes = table.longs(MetadataParquet.sizeColumn(schema()));
         List<ReadTask> tasks = new ArrayList<>(rows.size());
         long payload = 0;
         for (int i = 0; i < rows.size(); i++) {
             int row = rows.get(i);
             MetadataRow metadata = table.columns().row(row);
-            String filename = metadata.getString(MetadataSchema.FILENAME);
-            long size = table.columns().getLong(sizeColumn, row);
-            String key = samplesPrefix + filename;
+            String name = keys.key(table.columns(), row);
+            PlannedRequest request = L1Reads.read(samplesPrefix, name, sizes[row]);
             int crc = MetadataParquet.crc(crcs[row]);
-            payload += size;
-            tasks.add(ReadTask.single(new PlannedRequest(RequestKind.GET, key, ByteRange.of(0, size)), data -> {
-                SampleChecksum.verify(data, crc, filename, key);
+            payload += sizes[row];
+            tasks.add(ReadTask.single(request, data -> {
+                SampleChecksum.verify(data, crc, name, request.key());
                 return List.of(new Sample(metadata, data));
             }));
         }

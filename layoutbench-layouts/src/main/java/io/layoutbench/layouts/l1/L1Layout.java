@@ -5,23 +5,29 @@ import io.layoutbench.api.dataset.MetadataSchema;
 import io.layoutbench.api.layout.Dataset;
 import io.layoutbench.api.layout.DatasetWriter;
 import io.layoutbench.api.layout.StorageLayout;
+import io.layoutbench.api.model.DatasetMetadata;
+import io.layoutbench.api.model.LayoutModel;
+import io.layoutbench.api.model.SupportsModelling;
 import io.layoutbench.layouts.common.LayoutOptions;
 
 import java.util.Map;
 import java.util.Set;
 
 /**
- * Layout L1: one object per sample, at {@code <prefix>/<generation>/samples/<filename>}, plus a metadata table in
- * Parquet ({@code filename, human_label, filesize_bytes, width, height, crc32c}) that the client loads once and
- * caches. A query reads the table, evaluates the predicate locally, then sends one GET per matching sample (in both
- * modes: there is nothing to merge).
+ * Layout L1: one object per sample, at {@code <prefix>/<generation>/samples/<key>} (the sample's {@code filename},
+ * or its position for a schema without one), plus a metadata table in Parquet (the metadata columns, {@code label}
+ * written as the paper's {@code human_label}, then {@code crc32c}, and {@code data_size} when the schema has no
+ * {@code filesize_bytes}) that the client loads once and caches. A query reads the table, evaluates the predicate
+ * locally, then sends one GET per matching sample (in both modes: there is nothing to merge).
  *
  * <pre>{@code
  * StorageLayout l1 = StorageLayouts.get("l1");
- * try (DatasetWriter writer = l1.create(backend, "mini/l1", Map.of())) { ... writer.commit(); }
+ * try (DatasetWriter writer = l1.create(backend, "mini/l1", MetadataSchema.imageNet(), Map.of())) {
+ *     ... writer.commit();
+ * }
  * }</pre>
  */
-public final class L1Layout implements StorageLayout {
+public final class L1Layout implements StorageLayout, SupportsModelling {
 
     /** The layout's name. */
     public static final String NAME = "l1";
@@ -38,11 +44,6 @@ public final class L1Layout implements StorageLayout {
     }
 
     @Override
-    public DatasetWriter create(ObjectBackend backend, String prefix, Map<String, String> options) {
-        return create(backend, prefix, MetadataSchema.imageNet(), options);
-    }
-
-    /** A writer for a dataset with metadata {@code schema}. */
     public DatasetWriter create(ObjectBackend backend, String prefix, MetadataSchema schema,
             Map<String, String> options) {
         LayoutOptions.of(NAME, options, Set.of());
@@ -52,5 +53,11 @@ public final class L1Layout implements StorageLayout {
     @Override
     public Dataset open(ObjectBackend backend, String prefix) {
         return new L1Dataset(backend, prefix);
+    }
+
+    @Override
+    public LayoutModel model(DatasetMetadata data, Map<String, String> options) {
+        LayoutOptions.of(NAME, options, Set.of());
+        return new L1Model(data);
     }
 }

@@ -1,6 +1,7 @@
 package io.layoutbench.layouts.l1;
 
 import io.layoutbench.api.backend.ObjectBackend;
+import io.layoutbench.api.dataset.ColumnType;
 import io.layoutbench.api.dataset.MetadataSchema;
 import io.layoutbench.api.dataset.Sample;
 import io.layoutbench.layouts.common.GenerationalDatasetWriter;
@@ -20,26 +21,32 @@ final class L1Writer extends GenerationalDatasetWriter {
     static final String SAMPLES = "samples/";
     static final String METADATA = "metadata.parquet";
 
-    private final ParquetTableSchema tableSchema;
+    private final boolean sizeColumn;
     private final Path metadataFile;
     private final ParquetTableWriter metadata;
 
     L1Writer(ObjectBackend backend, String prefix, MetadataSchema schema) {
         super(L1Layout.NAME, L1Layout.FORMAT_VERSION, backend, prefix, schema);
-        this.tableSchema = tableSchema(schema);
+        ParquetTableSchema tableSchema = tableSchema(schema);
+        this.sizeColumn = !MetadataParquet.schemaHoldsSize(schema);
         this.metadataFile = TempFiles.create("layoutbench-l1-", ".parquet");
         this.metadata = ParquetTableWriter.create(tableSchema, metadataFile, ParquetWriteOptions.defaults());
     }
 
+    /** The metadata table: the metadata columns (paper names), the checksum, and the size if the schema has none. */
     static ParquetTableSchema tableSchema(MetadataSchema schema) {
-        return MetadataParquet.paperNames(schema).build();
+        ParquetTableSchema.Builder table = MetadataParquet.paperNames(schema);
+        if (!MetadataParquet.schemaHoldsSize(schema)) {
+            table.extraColumn(MetadataParquet.DATA_SIZE, ColumnType.BIGINT);
+        }
+        return table.build();
     }
 
     @Override
-    protected void addSample(Sample sample, int crc32c) {
-        byte[] bytes = sample.toByteArray();
-        putObject(SAMPLES + sample.filename(), bytes);
-        metadata.write(sample.metadata(), List.of(MetadataParquet.stored(crc32c)), null);
+    protected void addSample(Sample sample, String key, int crc32c) {
+        putObject(SAMPLES + key, sample.toByteArray());
+        long crc = MetadataParquet.stored(crc32c);
+        metadata.write(sample.metadata(), sizeColumn ? List.of(crc, (long) sample.size()) : List.of(crc), null);
     }
 
     @Override

@@ -3,95 +3,61 @@ package io.layoutbench.layouts.l2;
 import io.layoutbench.api.backend.ByteRange;
 import io.layoutbench.api.backend.ObjectBackend;
 import io.layoutbench.api.dataset.MetadataRow;
-import io.layoutbench.api.dataset.MetadataSchema;
 import io.layoutbench.api.dataset.Sample;
-import io.layoutbench.api.layout.PlannedRequest;
 import io.layoutbench.api.layout.QueryOptions;
-import io.layoutbench.api.layout.RetrievalMode;
-import io.layoutbench.api.metrics.RequestKind;
 import io.layoutbench.api.predicate.BoundQuery;
 import io.layoutbench.api.predicate.Selection;
 import io.layoutbench.layouts.common.MetadataParquet;
 import io.layoutbench.layouts.common.MetadataTable;
 import io.layoutbench.layouts.common.MetadataTableDataset;
 import io.layoutbench.layouts.common.SampleChecksum;
-import io.layoutbench.parquet.ColumnValues;
-import io.layoutbench.api.layout.RangeCoalescer;
+import io.layoutbench.layouts.common.SampleKeys;
 import io.layoutbench.layouts.retrieval.ReadTask;
+import io.layoutbench.parquet.ColumnValues;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * An L2 dataset: metadata table cached by the client; samples read from tar shards by byte range, one request per
- * sample (paper) or per merged run of nearby samples in one shard (optimized).
+ * An L2 dataset: metadata table cached by the client; samples read from tar shards by byte range as
+ * {@link L2Reads} plans them, one request per sample (paper) or per merged run of nearby samples in one shard
+ * (optimized).
  */
 final class L2Dataset extends MetadataTableDataset {
 
+    private final SampleKeys keys;
+
     L2Dataset(ObjectBackend backend, String prefix) {
         super(L2Layout.NAME, L2Layout.FORMAT_VERSION, backend, prefix, L2Writer::tableSchema);
+        this.keys = SampleKeys.of(schema());
     }
 
     @Override
     protected Planned plan(ObjectBackend backend, BoundQuery query, QueryOptions options) {
         MetadataTable table = metadata(backend);
         Selection rows = query.select(table.columns());
-        Locations locations = new Locations(table);
-        List<ReadTask> tasks = new ArrayList<>();
-        long payload = 0;
-        int i = 0;
-        boolean merge = options.mode() == RetrievalMode.OPTIMIZED;
-        // Rows come in dataset order and shards were written in that order: a shard's rows are one run.
-        List<ShardRun> runs = new ArrayList<>();
-        while (i < rows.size()) {
-            int shard = locations.shardIds[rows.get(i)];
-            int end = i;
-            while (end < rows.size() && locations.shardIds[rows.get(end)] == shard) {
-                end++;
-            }
-            int[] runRows = new int[end - i];
-            List<ByteRange> ranges = new ArrayList<>(runRows.length);
-            for (int j = i; j < end; j++) {
-                int row = rows.get(j);
-                runRows[j - i] = row;
-                ranges.add(ByteRange.of(locations.offsets[row], locations.sizes[row]));
-                payload += locations.sizes[row];
-            }
-            runs.add(new ShardRun(locations.shardKey(shard), runRows, ranges));
-            i = end;
+        TableLocations locations = new TableLocations(table);
+        L2Reads.Plan plan = L2Reads.plan(rows, locations, options);
+        List<ReadTask> tasks = new ArrayList<>(plan.reads().size());
+        for (L2Reads.Read read : plan.reads()) {
+            tasks.add(task(table, locations, read));
         }
-        long gap = merge ? RangeCoalescer.gapWithinBudget(runs.stream().map(ShardRun::ranges).toList(),
-                RangeCoalescer.gapFor(options), options.maxReadAmplification()) : 0;
-        for (ShardRun run : runs) {
-            if (merge) {
-                for (RangeCoalescer.Merged merged : RangeCoalescer.coalesce(run.ranges(), gap,
-                        RangeCoalescer.maxMergedBytesFor(options))) {
-                    int[] members = merged.members().stream().mapToInt(m -> run.rows()[m]).toArray();
-                    tasks.add(task(table, locations, run.key(), merged.range(), members));
-                }
-            } else {
-                for (int j = 0; j < run.rows().length; j++) {
-                    tasks.add(task(table, locations, run.key(), run.ranges().get(j), new int[] {run.rows()[j]}));
-                }
-            }
-        }
-        return new Planned(table.loadRequests(), tasks, rows.size(), payload);
+        return new Planned(table.loadRequests(), tasks, rows.size(), plan.payloadBytes());
     }
 
-    /** The matching rows of one shard, in dataset order, and their data ranges. */
-    private record ShardRun(String key, int[] rows, List<ByteRange> ranges) {
-    }
-
-    private static ReadTask task(MetadataTable table, Locations locations, String key, ByteRange read, int[] rows) {
-        return ReadTask.single(new PlannedRequest(RequestKind.RANGE_GET, key, read), data -> {
+    private ReadTask task(MetadataTable table, TableLocations locations, L2Reads.Read read) {
+        ByteRange range = read.request().range();
+        String key = read.request().key();
+        int[] rows = read.rows();
+        return ReadTask.single(read.request(), data -> {
             List<Sample> samples = new ArrayList<>(rows.length);
             for (int row : rows) {
                 MetadataRow metadata = table.columns().row(row);
-                int start = Math.toIntExact(locations.offsets[row] - read.offset());
+                int start = Math.toIntExact(locations.offsets[row] - range.offset());
                 ByteBuffer bytes = data.duplicate();
                 bytes.position(data.position() + start).limit(data.position() + start + (int) locations.sizes[row]);
-                SampleChecksum.verify(bytes, locations.crc(row), metadata.getString(MetadataSchema.FILENAME),
+                SampleChecksum.verify(bytes, locations.crc(row), keys.describe(table.columns(), row),
                         key + " at offset " + locations.offsets[row]);
                 samples.add(new Sample(metadata, bytes.slice()));
             }
@@ -100,14 +66,14 @@ final class L2Dataset extends MetadataTableDataset {
     }
 
     /** The location columns of the metadata table, as arrays. */
-    private static final class Locations {
+    private static final class TableLocations implements L2Reads.Locations {
         final int[] shardIds;
         final long[] offsets;
         final long[] sizes;
         final long[] crcs;
         final ColumnValues.Strings shards;
 
-        Locations(MetadataTable table) {
+        TableLocations(MetadataTable table) {
             this.shards = table.strings(L2Writer.SHARD);
             this.shardIds = shards.ids();
             this.offsets = table.longs(L2Writer.DATA_OFFSET);
@@ -115,7 +81,23 @@ final class L2Dataset extends MetadataTableDataset {
             this.crcs = table.longs(MetadataParquet.CRC32C);
         }
 
-        String shardKey(int id) {
+        @Override
+        public int shard(int row) {
+            return shardIds[row];
+        }
+
+        @Override
+        public long offset(int row) {
+            return offsets[row];
+        }
+
+        @Override
+        public long size(int row) {
+            return sizes[row];
+        }
+
+        @Override
+        public String shardKey(int id) {
             return shards.dictionary().get(id);
         }
 

@@ -5,25 +5,32 @@ import io.layoutbench.api.dataset.MetadataSchema;
 import io.layoutbench.api.layout.Dataset;
 import io.layoutbench.api.layout.DatasetWriter;
 import io.layoutbench.api.layout.StorageLayout;
+import io.layoutbench.api.model.DatasetMetadata;
+import io.layoutbench.api.model.LayoutModel;
+import io.layoutbench.api.model.SupportsModelling;
 import io.layoutbench.layouts.common.LayoutOptions;
 
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
 /**
  * Layout L2: samples packed into tar shards ({@code <prefix>/<generation>/shards/shard-000000.tar}, POSIX
- * ustar/PAX members named by the sample's filename, so GNU tar and WebDataset read them), plus a Parquet metadata
- * table adding {@code shard}, {@code data_offset}, {@code data_size} (the paper's names) and {@code crc32c}.
+ * ustar/PAX members named by the sample's key: its {@code filename}, or its position for a schema without one, so
+ * GNU tar and WebDataset read them), plus a Parquet metadata table adding {@code shard}, {@code data_offset},
+ * {@code data_size} (the paper's names) and {@code crc32c}.
  *
  * <p>Option {@code shard-size} caps a shard's size (default 64 MB, the paper's limit at mini; it used 512 MB above).
  * Paper mode sends one ranged GET per sample; optimized mode merges ranges of one shard that lie within the
  * coalescing gap, as far as the query's read budget allows ({@link io.layoutbench.api.layout.QueryOptions}).
+ * The layout models itself ({@link SupportsModelling}) with the writer's packing and the datasets' planner.
  *
  * <pre>{@code
- * DatasetWriter writer = StorageLayouts.get("l2").create(backend, "mini/l2", Map.of("shard-size", "64MB"));
+ * DatasetWriter writer = StorageLayouts.get("l2").create(backend, "mini/l2", MetadataSchema.imageNet(),
+ *         Map.of("shard-size", "64MB"));
  * }</pre>
  */
-public final class L2Layout implements StorageLayout {
+public final class L2Layout implements StorageLayout, SupportsModelling {
 
     /** The layout's name. */
     public static final String NAME = "l2";
@@ -31,6 +38,8 @@ public final class L2Layout implements StorageLayout {
     public static final String SHARD_SIZE = "shard-size";
     /** Default shard size: the paper's 64 MB. */
     public static final long DEFAULT_SHARD_SIZE = 64L << 20;
+    /** Shard sizes the advisor compares beside the default: AWS's suggested range size, and the paper's large one. */
+    static final List<Long> CANDIDATE_SHARD_SIZES = List.of(16L << 20, 512L << 20);
     static final int FORMAT_VERSION = 1;
 
     @Override
@@ -44,19 +53,30 @@ public final class L2Layout implements StorageLayout {
     }
 
     @Override
-    public DatasetWriter create(ObjectBackend backend, String prefix, Map<String, String> options) {
-        return create(backend, prefix, MetadataSchema.imageNet(), options);
-    }
-
-    /** A writer for a dataset with metadata {@code schema}. */
     public DatasetWriter create(ObjectBackend backend, String prefix, MetadataSchema schema,
             Map<String, String> options) {
-        long shardSize = LayoutOptions.of(NAME, options, Set.of(SHARD_SIZE)).size(SHARD_SIZE, DEFAULT_SHARD_SIZE);
-        return new L2Writer(backend, prefix, schema, shardSize);
+        return new L2Writer(backend, prefix, schema, shardSize(options));
     }
 
     @Override
     public Dataset open(ObjectBackend backend, String prefix) {
         return new L2Dataset(backend, prefix);
+    }
+
+    @Override
+    public LayoutModel model(DatasetMetadata data, Map<String, String> options) {
+        return new L2Model(data, shardSize(options));
+    }
+
+    @Override
+    public List<Map<String, String>> candidateSettings(DatasetMetadata data) {
+        return List.of(Map.of(),
+                Map.of(SHARD_SIZE, LayoutOptions.formatSize(CANDIDATE_SHARD_SIZES.get(0))),
+                Map.of(SHARD_SIZE, LayoutOptions.formatSize(CANDIDATE_SHARD_SIZES.get(1))));
+    }
+
+    private static long shardSize(Map<String, String> options) {
+        return L2Writer.checkShardSize(LayoutOptions.of(NAME, options, Set.of(SHARD_SIZE))
+                .size(SHARD_SIZE, DEFAULT_SHARD_SIZE));
     }
 }

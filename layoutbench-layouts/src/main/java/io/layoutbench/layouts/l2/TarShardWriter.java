@@ -32,8 +32,6 @@ import org.apache.commons.compress.archivers.tar.TarArchiveOutputStream;
  */
 final class TarShardWriter implements Closeable {
 
-    /** Tar's record size: headers and data are padded to it. */
-    static final int RECORD = 512;
     private static final Instant MTIME = Instant.parse("2026-01-01T00:00:00Z");
 
     private final Path file;
@@ -49,9 +47,24 @@ final class TarShardWriter implements Closeable {
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot create tar shard " + file, e);
         }
-        this.tar = new TarArchiveOutputStream(counted, "UTF-8");
+        this.tar = newStream(counted);
+    }
+
+    /** The tar stream every shard is written with: UTF-8 names, PAX headers for long names and big numbers. */
+    static TarArchiveOutputStream newStream(OutputStream out) {
+        TarArchiveOutputStream tar = new TarArchiveOutputStream(out, "UTF-8");
         tar.setLongFileMode(TarArchiveOutputStream.LONGFILE_POSIX);
         tar.setBigNumberMode(TarArchiveOutputStream.BIGNUMBER_POSIX);
+        return tar;
+    }
+
+    /** The header of member {@code name} of {@code size} bytes. */
+    static TarArchiveEntry entry(String name, long size) {
+        TarArchiveEntry entry = new TarArchiveEntry(name);
+        entry.setSize(size);
+        entry.setModTime(java.nio.file.attribute.FileTime.from(MTIME));
+        entry.setMode(0644);
+        return entry;
     }
 
     /**
@@ -61,10 +74,7 @@ final class TarShardWriter implements Closeable {
      * @param data member bytes (remaining bytes of the buffer; its position is unchanged)
      */
     long add(String name, ByteBuffer data) {
-        TarArchiveEntry entry = new TarArchiveEntry(name);
-        entry.setSize(data.remaining());
-        entry.setModTime(java.nio.file.attribute.FileTime.from(MTIME));
-        entry.setMode(0644);
+        TarArchiveEntry entry = entry(name, data.remaining());
         try {
             tar.putArchiveEntry(entry);
             long offset = counted.count();
@@ -75,17 +85,6 @@ final class TarShardWriter implements Closeable {
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot append member " + name + " to tar shard " + file, e);
         }
-    }
-
-    /** Bytes the shard would have if finished now (written so far plus the two end-of-archive records). */
-    long projectedSize() {
-        return counted.count() + 2L * RECORD;
-    }
-
-    /** Bytes a member of {@code dataBytes} bytes adds: its header (and PAX header for a long name) and padded data. */
-    static long memberFootprint(String name, long dataBytes) {
-        long header = RECORD + (name.getBytes(java.nio.charset.StandardCharsets.UTF_8).length > 100 ? 3L * RECORD : 0);
-        return header + (dataBytes + RECORD - 1) / RECORD * RECORD;
     }
 
     int members() {

@@ -5,9 +5,15 @@ import io.layoutbench.api.dataset.MetadataSchema;
 import io.layoutbench.api.layout.Dataset;
 import io.layoutbench.api.layout.DatasetWriter;
 import io.layoutbench.api.layout.StorageLayout;
+import io.layoutbench.api.model.DatasetMetadata;
+import io.layoutbench.api.model.LayoutModel;
+import io.layoutbench.api.model.SupportsModelling;
 import io.layoutbench.layouts.common.LayoutOptions;
 import io.layoutbench.parquet.ParquetWriteOptions;
 
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -24,8 +30,8 @@ import java.util.Set;
  * <ul>
  *   <li>{@code file-size}: largest part file (default 64 MB, the paper's limit at mini; it used 512 MB above);</li>
  *   <li>{@code row-group-size}: target row-group size (default 128 MB, the paper's);</li>
- *   <li>{@code page-size}: target page size (default 4 KiB, so every image but the tiniest sits alone in a page); small blob pages let optimized retrieval fetch little
- *       more than the matching samples.</li>
+ *   <li>{@code page-size}: target page size (default 4 KiB, so every image but the tiniest sits alone in a
+ *       page); small blob pages let optimized retrieval fetch little more than the matching samples.</li>
  * </ul>
  *
  * <p>Retrieval: the client reads every part's footer (one request each, cached) and skips row groups whose
@@ -37,7 +43,8 @@ import java.util.Set;
  *
  * <pre>{@code
  * StorageLayout l3 = StorageLayouts.get("l3");
- * try (DatasetWriter writer = l3.create(backend, "mini/l3", Map.of("file-size", "64MB", "page-size", "256KB"))) {
+ * try (DatasetWriter writer = l3.create(backend, "mini/l3", MetadataSchema.imageNet(),
+ *         Map.of("file-size", "64MB", "page-size", "256KB"))) {
  *     samples.forEach(writer::add);
  *     writer.commit();
  * }
@@ -46,7 +53,7 @@ import java.util.Set;
  * }
  * }</pre>
  */
-public final class L3Layout implements StorageLayout {
+public final class L3Layout implements StorageLayout, SupportsModelling {
 
     /** The layout's name. */
     public static final String NAME = "l3";
@@ -84,22 +91,85 @@ public final class L3Layout implements StorageLayout {
     }
 
     @Override
-    public DatasetWriter create(ObjectBackend backend, String prefix, Map<String, String> options) {
-        return create(backend, prefix, MetadataSchema.imageNet(), options);
-    }
-
-    /** A writer for a dataset with metadata {@code schema}. */
     public DatasetWriter create(ObjectBackend backend, String prefix, MetadataSchema schema,
             Map<String, String> options) {
-        LayoutOptions checked = LayoutOptions.of(NAME, options, Set.of(FILE_SIZE, ROW_GROUP_SIZE, PAGE_SIZE));
-        long fileSize = checked.size(FILE_SIZE, DEFAULT_FILE_SIZE);
-        long rowGroupSize = checked.size(ROW_GROUP_SIZE, DEFAULT_ROW_GROUP_SIZE);
-        long pageSize = checked.size(PAGE_SIZE, DEFAULT_PAGE_SIZE);
-        return new L3Writer(backend, prefix, schema, fileSize, rowGroupSize, pageSize);
+        return new L3Writer(backend, prefix, schema, Settings.of(options));
     }
 
     @Override
     public Dataset open(ObjectBackend backend, String prefix) {
         return new L3Dataset(backend, prefix);
+    }
+
+    @Override
+    public LayoutModel model(DatasetMetadata data, Map<String, String> options) {
+        return new L3Model(data, Settings.of(options));
+    }
+
+    /**
+     * The defaults, then pages of 16 KB to 1 MB (fewer pages and smaller page indexes, more bytes past the matches)
+     * with the default row groups and with 16 MB ones (finer statistics pruning and smaller paper-mode reads).
+     */
+    @Override
+    public List<Map<String, String>> candidateSettings(DatasetMetadata data) {
+        List<Map<String, String>> settings = new ArrayList<>();
+        for (long rowGroup : List.of(DEFAULT_ROW_GROUP_SIZE, 16L << 20)) {
+            for (long page : List.of((long) DEFAULT_PAGE_SIZE, 16L << 10, 64L << 10, 256L << 10, 1L << 20)) {
+                Map<String, String> options = new LinkedHashMap<>();
+                if (page != DEFAULT_PAGE_SIZE) {
+                    options.put(PAGE_SIZE, LayoutOptions.formatSize(page));
+                }
+                if (rowGroup != DEFAULT_ROW_GROUP_SIZE) {
+                    options.put(ROW_GROUP_SIZE, LayoutOptions.formatSize(rowGroup));
+                }
+                settings.add(options);
+            }
+        }
+        return settings;
+    }
+
+    /**
+     * L3's write settings, checked.
+     *
+     * @param fileSize     largest part file
+     * @param rowGroupSize target row-group size
+     * @param pageSize     target page size
+     */
+    record Settings(long fileSize, long rowGroupSize, long pageSize) {
+        /** Smallest settings the writer accepts. */
+        static final long MIN_FILE_SIZE = 256L << 10;
+        static final long MIN_ROW_GROUP_SIZE = 16L << 10;
+        static final long MIN_PAGE_SIZE = 1L << 10;
+
+        Settings {
+            if (fileSize < MIN_FILE_SIZE) {
+                throw new IllegalArgumentException("l3 option '" + FILE_SIZE + "' must be at least 256 KiB, got "
+                        + fileSize + " bytes");
+            }
+            if (rowGroupSize < MIN_ROW_GROUP_SIZE) {
+                throw new IllegalArgumentException("l3 option '" + ROW_GROUP_SIZE + "' must be at least 16 KiB, got "
+                        + rowGroupSize + " bytes");
+            }
+            if (pageSize < MIN_PAGE_SIZE || pageSize > Integer.MAX_VALUE / 2) {
+                throw new IllegalArgumentException("l3 option '" + PAGE_SIZE + "' must be between 1 KiB and 1 GiB, "
+                        + "got " + pageSize + " bytes");
+            }
+        }
+
+        /** The settings {@code options} give, defaults for the rest; unknown keys are an error. */
+        static Settings of(Map<String, String> options) {
+            LayoutOptions checked = LayoutOptions.of(NAME, options, Set.of(FILE_SIZE, ROW_GROUP_SIZE, PAGE_SIZE));
+            return new Settings(checked.size(FILE_SIZE, DEFAULT_FILE_SIZE),
+                    checked.size(ROW_GROUP_SIZE, DEFAULT_ROW_GROUP_SIZE), checked.size(PAGE_SIZE, DEFAULT_PAGE_SIZE));
+        }
+
+        /** As options, every setting explicit. */
+        Map<String, String> options() {
+            Map<String, String> options = new LinkedHashMap<>();
+            options.put(FILE_SIZE, LayoutOptions.formatSize(fileSize));
+            options.put(PAGE_SIZE, LayoutOptions.formatSize(pageSize));
+            options.put(ROW_GROUP_SIZE, LayoutOptions.formatSize(rowGroupSize));
+            return options;
+        }
     }
 }

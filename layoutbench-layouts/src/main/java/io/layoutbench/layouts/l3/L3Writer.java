@@ -29,35 +29,24 @@ final class L3Writer extends GenerationalDatasetWriter {
     static final long FOOTER_RESERVE = 64L << 10;
     /** Bytes a row adds beyond its blob, at most: the blob's length prefix and the metadata values. */
     static final long ROW_RESERVE = 1L << 10;
-    static final long MIN_FILE_SIZE = 256L << 10;
-    static final long MIN_ROW_GROUP_SIZE = 16L << 10;
-    static final long MIN_PAGE_SIZE = 1L << 10;
 
     private final long fileSize;
     private final ParquetTableSchema tableSchema;
     private final ParquetWriteOptions writeOptions;
+    private final boolean sizeColumn;
     private final Map<String, String> properties = new LinkedHashMap<>();
     private Path partFile;
     private ParquetTableWriter part;
     private int partCount;
 
-    L3Writer(ObjectBackend backend, String prefix, MetadataSchema schema, long fileSize, long rowGroupSize,
-            long pageSize) {
+    L3Writer(ObjectBackend backend, String prefix, MetadataSchema schema, L3Layout.Settings settings) {
         super(L3Layout.NAME, L3Layout.FORMAT_VERSION, backend, prefix, schema);
-        if (fileSize < MIN_FILE_SIZE) {
-            throw new IllegalArgumentException("l3 option '" + L3Layout.FILE_SIZE + "' must be at least 256 KiB, got "
-                    + fileSize + " bytes");
-        }
-        if (rowGroupSize < MIN_ROW_GROUP_SIZE) {
-            throw new IllegalArgumentException("l3 option '" + L3Layout.ROW_GROUP_SIZE
-                    + "' must be at least 16 KiB, got " + rowGroupSize + " bytes");
-        }
-        if (pageSize < MIN_PAGE_SIZE || pageSize > Integer.MAX_VALUE / 2) {
-            throw new IllegalArgumentException("l3 option '" + L3Layout.PAGE_SIZE
-                    + "' must be between 1 KiB and 1 GiB, got " + pageSize + " bytes");
-        }
+        long fileSize = settings.fileSize();
+        long rowGroupSize = settings.rowGroupSize();
+        long pageSize = settings.pageSize();
         this.fileSize = fileSize;
         this.tableSchema = tableSchema(schema);
+        this.sizeColumn = !MetadataParquet.schemaHoldsSize(schema);
         this.writeOptions = ParquetWriteOptions.defaults().withRowGroupSize(rowGroupSize)
                 .withPageSize((int) pageSize);
         properties.put(L3Layout.FILE_SIZE, Long.toString(fileSize));
@@ -65,12 +54,31 @@ final class L3Writer extends GenerationalDatasetWriter {
         properties.put(L3Layout.PAGE_SIZE, Long.toString(pageSize));
     }
 
-    /** The table: the metadata columns under their own names, the checksum, then the blob column. */
+    /**
+     * The table: the metadata columns under their own names, the checksum, the size when the schema has no
+     * {@code filesize_bytes}, then the blob column.
+     */
     static ParquetTableSchema tableSchema(MetadataSchema schema) {
-        return ParquetTableSchema.builder(schema)
-                .extraColumn(MetadataParquet.CRC32C, ColumnType.BIGINT)
-                .blobColumn(L3Layout.IMAGE_BYTES)
-                .build();
+        ParquetTableSchema.Builder table = ParquetTableSchema.builder(schema)
+                .extraColumn(MetadataParquet.CRC32C, ColumnType.BIGINT);
+        if (!MetadataParquet.schemaHoldsSize(schema)) {
+            table.extraColumn(MetadataParquet.DATA_SIZE, ColumnType.BIGINT);
+        }
+        return table.blobColumn(L3Layout.IMAGE_BYTES).build();
+    }
+
+    /**
+     * Whether a row of {@code size} bytes goes into a new part after {@code rows} rows whose buffered data is
+     * {@code dataSize} bytes: when it would take the part past the file size with its reserves. A part holds at
+     * least one row. L3's model splits its modelled parts with this too.
+     */
+    static boolean startsNewPart(long rows, long dataSize, long size, long fileSize) {
+        return rows > 0 && dataSize + size + ROW_RESERVE + FOOTER_RESERVE > fileSize;
+    }
+
+    /** The object of part {@code index}, relative to the ingest's generation. */
+    static String partObject(int index) {
+        return String.format(java.util.Locale.ROOT, "part-%05d.parquet", index);
     }
 
     /** Manifest property naming the key of part {@code index}. */
@@ -79,22 +87,22 @@ final class L3Writer extends GenerationalDatasetWriter {
     }
 
     @Override
-    protected void addSample(Sample sample, int crc32c) {
-        if (part != null && part.rowCount() > 0
-                && part.dataSize() + sample.size() + ROW_RESERVE + FOOTER_RESERVE > fileSize) {
+    protected void addSample(Sample sample, String key, int crc32c) {
+        if (part != null && startsNewPart(part.rowCount(), part.dataSize(), sample.size(), fileSize)) {
             uploadPart();
         }
         if (part == null) {
             partFile = TempFiles.create("layoutbench-l3-part-", ".parquet");
             part = ParquetTableWriter.create(tableSchema, partFile, writeOptions);
         }
-        part.write(sample.metadata(), List.of(MetadataParquet.stored(crc32c)), sample.data());
+        long crc = MetadataParquet.stored(crc32c);
+        part.write(sample.metadata(), sizeColumn ? List.of(crc, (long) sample.size()) : List.of(crc), sample.data());
     }
 
     private void uploadPart() {
         try {
             part.close();
-            String key = putObject(String.format("part-%05d.parquet", partCount), partFile);
+            String key = putObject(partObject(partCount), partFile);
             properties.put(partProperty(partCount), key);
             partCount++;
         } finally {

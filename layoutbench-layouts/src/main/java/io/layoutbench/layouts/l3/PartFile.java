@@ -8,6 +8,7 @@ import io.layoutbench.api.backend.ObjectNotFoundException;
 import io.layoutbench.api.backend.RangeNotSatisfiableException;
 import io.layoutbench.api.dataset.Column;
 import io.layoutbench.api.dataset.ColumnType;
+import io.layoutbench.api.dataset.MetadataSchema;
 import io.layoutbench.api.layout.PlannedRequest;
 import io.layoutbench.api.predicate.ColumnStatistics;
 import io.layoutbench.api.predicate.ColumnarTable;
@@ -49,10 +50,12 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * RowGroupMetadata rows = ObjectBackend.await(part.metadata(0, meteredBackend));
  * }</pre>
  */
-final class PartFile {
+final class PartFile implements L3Planner.Part {
 
-    /** The metadata columns of one row group, with each row's checksum, and the requests loading them took. */
-    record RowGroupMetadata(ColumnarTable table, long[] crcs, List<PlannedRequest> loadRequests) {
+    /**
+     * The metadata columns of one row group, with each row's checksum and size, and the requests loading them took.
+     */
+    record RowGroupMetadata(ColumnarTable table, long[] crcs, long[] sizes, List<PlannedRequest> loadRequests) {
     }
 
     private final int index;
@@ -126,11 +129,13 @@ final class PartFile {
     }
 
     /** Position of this part among the dataset's parts. */
-    int index() {
+    @Override
+    public int index() {
         return index;
     }
 
-    String key() {
+    @Override
+    public String key() {
         return key;
     }
 
@@ -144,13 +149,25 @@ final class PartFile {
     }
 
     /** The reads loading the footer took. */
-    List<PlannedRequest> footerRequests() {
+    @Override
+    public List<PlannedRequest> footerRequests() {
         return footerRequests;
     }
 
+    @Override
+    public int rowGroupCount() {
+        return parsed.footer().rowGroups().size();
+    }
+
     /** Statistics of row group {@code rowGroup} from the footer, keyed by metadata column name. */
-    GroupStatistics statistics(int rowGroup) {
+    @Override
+    public GroupStatistics statistics(int rowGroup) {
         return statistics.get(rowGroup);
+    }
+
+    @Override
+    public List<ByteRange> chunkRanges(int rowGroup) {
+        return parsed.footer().rowGroup(rowGroup).columns().stream().map(ColumnChunkInfo::byteRange).toList();
     }
 
     /** This part read through {@code backend}: no request, the footer and page indexes are shared. */
@@ -188,6 +205,10 @@ final class PartFile {
         RecordingBackend recorder = new RecordingBackend(backend);
         List<String> names = new ArrayList<>(schema.metadataNames());
         names.add(MetadataParquet.CRC32C);
+        boolean sizeColumn = !MetadataParquet.schemaHoldsSize(schema.metadata());
+        if (sizeColumn) {
+            names.add(MetadataParquet.DATA_SIZE);
+        }
         CompletableFuture<MetadataColumns> read;
         try {
             read = parsed.withBackend(recorder, FetchOptions.defaults()).readColumnsAsync(rowGroup, names);
@@ -197,13 +218,20 @@ final class PartFile {
         return read.thenApply(columns -> {
             String group = "row group " + rowGroup + " of " + where;
             ColumnarTable table = MetadataTable.toColumnarTable(columns, schema);
-            if (!(columns.column(MetadataParquet.CRC32C) instanceof ColumnValues.Longs crcs)
-                    || crcs.nulls().cardinality() > 0) {
-                throw new CorruptDataException("Column " + MetadataParquet.CRC32C + " of " + group
-                        + " is not a BIGINT column without NULLs; every sample needs its checksum");
-            }
-            return new RowGroupMetadata(table, crcs.values(), recorder.recorded());
+            long[] crcs = notNullLongs(columns, MetadataParquet.CRC32C, group, "checksum");
+            long[] sizes = notNullLongs(columns, sizeColumn ? MetadataParquet.DATA_SIZE
+                    : schema.physicalName(MetadataSchema.FILESIZE_BYTES), group, "size");
+            return new RowGroupMetadata(table, crcs, sizes, recorder.recorded());
         });
+    }
+
+    /** A BIGINT column that every sample needs a value of. */
+    private static long[] notNullLongs(MetadataColumns columns, String name, String group, String what) {
+        if (!(columns.column(name) instanceof ColumnValues.Longs values) || values.nulls().cardinality() > 0) {
+            throw new CorruptDataException("Column " + name + " of " + group + " is not a BIGINT column without "
+                    + "NULLs; every sample needs its " + what);
+        }
+        return values.values();
     }
 
     /**
@@ -237,7 +265,8 @@ final class PartFile {
     }
 
     /** The blob pages of row group {@code rowGroup}; {@link #loadPageIndexes} must have run. */
-    ColumnPageIndex blobPages(int rowGroup) {
+    @Override
+    public ColumnPageIndex blobPages(int rowGroup) {
         if (pageIndexRequests == null) {
             throw new IllegalStateException("Page indexes of " + where + " are not loaded");
         }
@@ -277,6 +306,9 @@ final class PartFile {
             expect(footer, schema.metadataNames().get(i), Optional.of(columns.get(i).type()), where);
         }
         expect(footer, MetadataParquet.CRC32C, Optional.of(ColumnType.BIGINT), where);
+        if (!MetadataParquet.schemaHoldsSize(schema.metadata())) {
+            expect(footer, MetadataParquet.DATA_SIZE, Optional.of(ColumnType.BIGINT), where);
+        }
         expect(footer, L3Layout.IMAGE_BYTES, Optional.empty(), where);
     }
 

@@ -2,6 +2,7 @@ package io.layoutbench.layouts.arrow;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.layoutbench.api.dataset.MetadataSchema;
 import io.layoutbench.api.layout.Dataset;
 import io.layoutbench.api.layout.DatasetWriter;
 import io.layoutbench.api.layout.QueryOptions;
@@ -29,7 +30,8 @@ class ArrowBatchesTest {
     void batchesCarryMetadataAndBytesOfEverySampleInOrder() {
         SyntheticImageNet data = SyntheticImageNet.of(ImageNetScale.TINY, 5, false);
         MemoryBackend backend = new MemoryBackend();
-        try (DatasetWriter writer = StorageLayouts.get("l2").create(backend, "ds", Map.of())) {
+        try (DatasetWriter writer = StorageLayouts.get("l2").create(backend, "ds", MetadataSchema.imageNet(),
+                Map.of())) {
             data.samples().limit(300).forEach(writer::add);
             writer.commit();
         }

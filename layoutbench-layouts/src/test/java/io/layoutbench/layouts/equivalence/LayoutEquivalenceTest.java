@@ -16,12 +16,12 @@ import io.layoutbench.api.layout.SampleStream;
 import io.layoutbench.api.layout.StorageLayout;
 import io.layoutbench.api.layout.StorageLayouts;
 import io.layoutbench.api.predicate.BoundQuery;
-import io.layoutbench.evaluation.paper.PaperQueries;
-import io.layoutbench.evaluation.paper.PaperQuery;
 import io.layoutbench.backend.file.FileBackend;
 import io.layoutbench.backend.memory.MemoryBackend;
 import io.layoutbench.datasets.synthetic.ImageNetScale;
 import io.layoutbench.datasets.synthetic.SyntheticImageNet;
+import io.layoutbench.evaluation.paper.PaperQueries;
+import io.layoutbench.evaluation.paper.PaperQuery;
 import io.layoutbench.layouts.common.SampleChecksum;
 
 import java.nio.file.Files;
@@ -65,7 +65,8 @@ class LayoutEquivalenceTest {
         for (ObjectBackend backend : backends) {
             for (String name : StorageLayouts.names()) {
                 StorageLayout layout = StorageLayouts.get(name);
-                try (DatasetWriter writer = layout.create(backend, "tiny/" + name, WRITE_OPTIONS.getOrDefault(name,
+                try (DatasetWriter writer = layout.create(backend, "tiny/" + name, MetadataSchema.imageNet(),
+                        WRITE_OPTIONS.getOrDefault(name,
                         Map.of()))) {
                     DATA.samples().forEach(writer::add);
                     writer.commit();

@@ -6,11 +6,11 @@ import io.layoutbench.api.dataset.MetadataSchema;
 import io.layoutbench.api.layout.DatasetWriter;
 import io.layoutbench.api.layout.StorageLayouts;
 import io.layoutbench.api.predicate.BoundQuery;
-import io.layoutbench.evaluation.paper.PaperQueries;
-import io.layoutbench.evaluation.paper.PaperQuery;
 import io.layoutbench.backend.file.FileBackend;
 import io.layoutbench.datasets.synthetic.ImageNetScale;
 import io.layoutbench.datasets.synthetic.SyntheticImageNet;
+import io.layoutbench.evaluation.paper.PaperQueries;
+import io.layoutbench.evaluation.paper.PaperQuery;
 import io.layoutbench.layouts.manifest.DatasetManifest;
 import io.layoutbench.parquet.testing.DuckDb;
 
@@ -46,7 +46,8 @@ class PaperSqlInDuckDbTest {
     void ingestAndConnect(@TempDir Path dir) throws Exception {
         try (FileBackend backend = new FileBackend(dir.resolve("store"))) {
             for (String layout : List.of("l1", "l2")) {
-                try (DatasetWriter writer = StorageLayouts.get(layout).create(backend, layout, Map.of())) {
+                try (DatasetWriter writer = StorageLayouts.get(layout).create(backend, layout,
+                        MetadataSchema.imageNet(), Map.of())) {
                     DATA.samples().forEach(writer::add);
                     writer.commit();
                 }

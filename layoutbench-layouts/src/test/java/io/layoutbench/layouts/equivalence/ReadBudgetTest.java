@@ -2,6 +2,7 @@ package io.layoutbench.layouts.equivalence;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.layoutbench.api.dataset.MetadataSchema;
 import io.layoutbench.api.dataset.Sample;
 import io.layoutbench.api.layout.Dataset;
 import io.layoutbench.api.layout.DatasetWriter;
@@ -12,11 +13,11 @@ import io.layoutbench.api.layout.RetrievalPlan;
 import io.layoutbench.api.layout.SampleStream;
 import io.layoutbench.api.layout.StorageLayout;
 import io.layoutbench.api.layout.StorageLayouts;
-import io.layoutbench.evaluation.paper.PaperQueries;
-import io.layoutbench.evaluation.paper.PaperQuery;
 import io.layoutbench.backend.memory.MemoryBackend;
 import io.layoutbench.datasets.synthetic.ImageNetScale;
 import io.layoutbench.datasets.synthetic.SyntheticImageNet;
+import io.layoutbench.evaluation.paper.PaperQueries;
+import io.layoutbench.evaluation.paper.PaperQuery;
 import io.layoutbench.layouts.common.SampleChecksum;
 
 import java.util.ArrayList;
@@ -47,7 +48,8 @@ class ReadBudgetTest {
     }
 
     private void write(String layout, Map<String, String> options) {
-        try (DatasetWriter writer = StorageLayouts.get(layout).create(backend, "tiny/" + layout, options)) {
+        try (DatasetWriter writer = StorageLayouts.get(layout).create(backend, "tiny/" + layout,
+                MetadataSchema.imageNet(), options)) {
             DATA.samples().forEach(writer::add);
             writer.commit();
         }

@@ -7,6 +7,7 @@ import io.layoutbench.api.backend.CorruptDataException;
 import io.layoutbench.api.backend.ObjectInfo;
 import io.layoutbench.api.backend.ObjectNotFoundException;
 import io.layoutbench.api.backend.StorageException;
+import io.layoutbench.api.dataset.MetadataSchema;
 import io.layoutbench.api.dataset.Sample;
 import io.layoutbench.api.layout.Dataset;
 import io.layoutbench.api.layout.DatasetWriter;
@@ -94,7 +95,7 @@ class LayoutFaultsTest {
     @ValueSource(strings = {"l1", "l2"})
     void aCrashedIngestLeavesNoDatasetAndARerunRecovers(String name) {
         StorageLayout layout = StorageLayouts.get(name);
-        DatasetWriter crashed = layout.create(backend, "ds", options(name));
+        DatasetWriter crashed = layout.create(backend, "ds", MetadataSchema.imageNet(), options(name));
         Iterator<Sample> samples = DATA.iterator();
         for (int i = 0; i < 100; i++) {
             crashed.add(samples.next());
@@ -117,7 +118,8 @@ class LayoutFaultsTest {
     @ParameterizedTest
     @ValueSource(strings = {"l1", "l2"})
     void aWriterClosedWithoutCommitDeletesWhatItWrote(String name) {
-        try (DatasetWriter writer = StorageLayouts.get(name).create(backend, "ds", options(name))) {
+        try (DatasetWriter writer = StorageLayouts.get(name).create(backend, "ds", MetadataSchema.imageNet(),
+                options(name))) {
             DATA.samples().limit(50).forEach(writer::add);
         }
         try (Stream<ObjectInfo> listing = backend.list("ds/")) {
@@ -128,7 +130,8 @@ class LayoutFaultsTest {
     @ParameterizedTest
     @ValueSource(strings = {"l1", "l2"})
     void unknownOptionsAndWrongLayoutsAreClearErrors(String name) {
-        assertThatThrownBy(() -> StorageLayouts.get(name).create(backend, "ds", Map.of("shard-sise", "1MB")))
+        assertThatThrownBy(() -> StorageLayouts.get(name).create(backend, "ds", MetadataSchema.imageNet(),
+                Map.of("shard-sise", "1MB")))
                 .hasMessageContaining("Unknown " + name + " option 'shard-sise'");
         ingest(name, "ds", 20);
         String other = name.equals("l1") ? "l2" : "l1";
@@ -138,7 +141,7 @@ class LayoutFaultsTest {
 
     private Dataset ingest(String name, String prefix, int count) {
         StorageLayout layout = StorageLayouts.get(name);
-        try (DatasetWriter writer = layout.create(backend, prefix, options(name))) {
+        try (DatasetWriter writer = layout.create(backend, prefix, MetadataSchema.imageNet(), options(name))) {
             DATA.samples().limit(count).forEach(writer::add);
             writer.commit();
         }

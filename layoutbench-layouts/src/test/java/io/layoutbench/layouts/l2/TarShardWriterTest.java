@@ -50,7 +50,7 @@ class TarShardWriterTest {
             }
             assertThat(names).containsExactlyElementsOf(members.keySet());
         }
-        assertThat(Files.size(shard) % TarShardWriter.RECORD).isZero();
+        assertThat(Files.size(shard) % TarPacking.RECORD).isZero();
     }
 
     @Test
@@ -73,15 +73,41 @@ class TarShardWriterTest {
     }
 
     @Test
-    void footprintMatchesWhatIsWritten() {
-        Path shard = dir.resolve("f.tar");
-        try (TarShardWriter writer = new TarShardWriter(shard)) {
-            long before = writer.projectedSize();
-            String name = "n01440764_10026.jpeg";
-            writer.add(name, ByteBuffer.wrap(new byte[1000]));
-            assertThat(writer.projectedSize() - before).isEqualTo(TarShardWriter.memberFootprint(name, 1000));
-            writer.finish();
+    void thePackingPlacesEveryMemberWhereTheTarStreamPutsIt() throws IOException {
+        // Names of 1 to 300 bytes, ASCII and not (PAX headers from 100 bytes on), sizes around the record size,
+        // into small shards so that many shard boundaries are crossed.
+        Random random = new Random(11);
+        long shardSize = 16 << 10;
+        TarPacking packing = new TarPacking(shardSize);
+        List<Path> shards = new ArrayList<>();
+        List<Long> written = new ArrayList<>();
+        TarShardWriter writer = null;
+        for (int i = 0; i < 400; i++) {
+            int length = 1 + random.nextInt(300);
+            StringBuilder name = new StringBuilder();
+            while (name.toString().getBytes(StandardCharsets.UTF_8).length < length) {
+                name.append(random.nextInt(10) == 0 ? "\u00e9" : "n");
+            }
+            int size = new int[] {0, 1, 511, 512, 513, 1000, 7000, random.nextInt(20_000)}[random.nextInt(8)];
+            long before = packing.written();
+            long placed = packing.place(name.toString(), size);
+            if (packing.shard() == shards.size()) {
+                if (writer != null) {
+                    writer.finish();
+                    written.add(before);
+                }
+                shards.add(dir.resolve("packed-" + shards.size() + ".tar"));
+                writer = new TarShardWriter(shards.get(shards.size() - 1));
+            }
+            assertThat(writer.add(name.toString(), ByteBuffer.wrap(new byte[size]))).as("member %d", i)
+                    .isEqualTo(placed);
         }
+        writer.finish();
+        assertThat(shards.size()).isGreaterThan(20);
+        for (int s = 0; s + 1 < shards.size(); s++) {
+            assertThat(Files.size(shards.get(s))).as("shard %d", s).isEqualTo(TarPacking.shardBytes(written.get(s)));
+        }
+        assertThat(Files.size(shards.get(shards.size() - 1))).isEqualTo(TarPacking.shardBytes(packing.written()));
     }
 
     private static Map<String, byte[]> members() {

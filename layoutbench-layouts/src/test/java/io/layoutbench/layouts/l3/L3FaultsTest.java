@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.layoutbench.api.backend.CorruptDataException;
 import io.layoutbench.api.backend.ObjectInfo;
 import io.layoutbench.api.backend.ObjectNotFoundException;
+import io.layoutbench.api.dataset.MetadataSchema;
 import io.layoutbench.api.layout.Dataset;
 import io.layoutbench.api.layout.DatasetWriter;
 import io.layoutbench.api.layout.QueryOptions;
@@ -20,9 +21,9 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Stream;
 
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
-import org.junit.jupiter.api.Test;
 
 /** Damaged L3 datasets fail loudly, naming the sample and object at fault; an interrupted ingest leaves nothing. */
 class L3FaultsTest {
@@ -136,7 +137,7 @@ class L3FaultsTest {
     @Test
     void anIngestClosedWithoutCommitLeavesNoDatasetAndARerunCommitsCleanly() {
         MemoryBackend backend = new MemoryBackend();
-        try (DatasetWriter writer = L3.create(backend, "crash", L3Fixture.SMALL)) {
+        try (DatasetWriter writer = L3.create(backend, "crash", MetadataSchema.imageNet(), L3Fixture.SMALL)) {
             DATA.samples().limit(200).forEach(writer::add);   // about 22 MB: two parts uploaded already
             assertThat(count(backend, "crash/")).isGreaterThanOrEqualTo(2);
         }
@@ -150,7 +151,7 @@ class L3FaultsTest {
     void aCrashedIngestLeavesNoDatasetAndARerunCommitsCleanly() {
         MemoryBackend backend = new MemoryBackend();
         // A writer that dies (never closed) leaves its uploaded parts but no manifest.
-        DatasetWriter crashed = L3.create(backend, "crash", L3Fixture.SMALL);
+        DatasetWriter crashed = L3.create(backend, "crash", MetadataSchema.imageNet(), L3Fixture.SMALL);
         DATA.samples().limit(200).forEach(crashed::add);
         long leftovers = count(backend, "crash/");
         assertThat(leftovers).isGreaterThanOrEqualTo(2);

@@ -51,7 +51,7 @@ final class L3Fixture {
     }
 
     static void write(ObjectBackend target, String prefix, Map<String, String> options, Stream<Sample> samples) {
-        try (DatasetWriter writer = new L3Layout().create(target, prefix, options)) {
+        try (DatasetWriter writer = new L3Layout().create(target, prefix, MetadataSchema.imageNet(), options)) {
             samples.forEach(writer::add);
             writer.commit();
         }

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.layoutbench.api.backend.ObjectInfo;
 import io.layoutbench.api.dataset.ColumnType;
+import io.layoutbench.api.dataset.MetadataSchema;
 import io.layoutbench.api.layout.DatasetSummary;
 import io.layoutbench.api.layout.DatasetWriter;
 import io.layoutbench.api.layout.StorageLayouts;
@@ -94,7 +95,7 @@ class L3WriterTest {
     void anEmptyDatasetHasNoPartsAndAnswersNothing() {
         MemoryBackend backend = new MemoryBackend();
         DatasetSummary summary;
-        try (DatasetWriter writer = new L3Layout().create(backend, "empty", Map.of())) {
+        try (DatasetWriter writer = new L3Layout().create(backend, "empty", MetadataSchema.imageNet(), Map.of())) {
             summary = writer.commit();
         }
         assertThat(summary.sampleCount()).isZero();
@@ -108,14 +109,14 @@ class L3WriterTest {
     void rejectsUnknownAndInvalidOptions() {
         MemoryBackend backend = new MemoryBackend();
         L3Layout l3 = new L3Layout();
-        assertThatThrownBy(() -> l3.create(backend, "x", Map.of("shard-size", "8MB")))
+        assertThatThrownBy(() -> l3.create(backend, "x", MetadataSchema.imageNet(), Map.of("shard-size", "8MB")))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("Unknown l3 option 'shard-size'")
                 .hasMessageContaining("file-size, page-size, row-group-size");
-        assertThatThrownBy(() -> l3.create(backend, "x", Map.of("file-size", "4KB")))
+        assertThatThrownBy(() -> l3.create(backend, "x", MetadataSchema.imageNet(), Map.of("file-size", "4KB")))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("file-size").hasMessageContaining("256 KiB");
-        assertThatThrownBy(() -> l3.create(backend, "x", Map.of("page-size", "lots")))
+        assertThatThrownBy(() -> l3.create(backend, "x", MetadataSchema.imageNet(), Map.of("page-size", "lots")))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("page-size");
     }

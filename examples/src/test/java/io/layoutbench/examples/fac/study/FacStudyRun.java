@@ -1,12 +1,12 @@
 package io.layoutbench.examples.fac.study;
 
-import io.layoutbench.evaluation.tpch.TpchParquet;
-
+import io.layoutbench.api.dataset.MetadataSchema;
 import io.layoutbench.api.layout.DatasetWriter;
 import io.layoutbench.api.layout.StorageLayouts;
 import io.layoutbench.backend.file.FileBackend;
 import io.layoutbench.datasets.synthetic.ImageNetScale;
 import io.layoutbench.datasets.synthetic.SyntheticImageNet;
+import io.layoutbench.evaluation.tpch.TpchParquet;
 import io.layoutbench.fusion.layout.FacLayout;
 
 import java.io.IOException;
@@ -102,7 +102,8 @@ public class FacStudyRun {
             String layout, Map<String, String> options, String dataset) throws IOException {
         String prefix = "l3-" + scaleName + "-" + (options.isEmpty() ? "default" : "rg256k");
         try (FileBackend backend = new FileBackend(data)) {
-            try (DatasetWriter writer = StorageLayouts.get(layout).create(backend, prefix, options)) {
+            try (DatasetWriter writer = StorageLayouts.get(layout).create(backend, prefix, MetadataSchema.imageNet(),
+                    options)) {
                 SyntheticImageNet.of(scale, 42, false).samples().forEach(writer::add);
                 writer.commit();
             }

@@ -1,0 +1,353 @@
+package io.layoutbench.api.layout;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
+
+import io.layoutbench.api.LayoutBenchException;
+import io.layoutbench.api.backend.ObjectBackend;
+import io.layoutbench.api.backend.ObjectInfo;
+import io.layoutbench.api.backend.ObjectNotFoundException;
+import io.layoutbench.api.dataset.Column;
+import io.layoutbench.api.dataset.ColumnType;
+import io.layoutbench.api.dataset.MetadataRow;
+import io.layoutbench.api.dataset.MetadataSchema;
+import io.layoutbench.api.dataset.Sample;
+import io.layoutbench.api.metrics.MetricsSnapshot;
+import io.layoutbench.api.network.NetworkProfiles;
+import io.layoutbench.api.predicate.BoundQuery;
+import io.layoutbench.api.predicate.Expressions;
+import io.layoutbench.api.predicate.Query;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.function.Supplier;
+import java.util.stream.Stream;
+import java.util.zip.CRC32C;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * What every {@link StorageLayout} must do, run against each implementation by subclassing (as
+ * {@code ObjectBackendContractTest} is for backends): a dataset is visible only once committed; an aborted writer
+ * leaves nothing behind; unknown options are refused by name; any schema of the predicate language's types round
+ * trips, without a {@code filename} or {@code filesize_bytes} column; a reference workload (the LayoutBench
+ * paper's Q1-Q11 over its ImageNet schema, given by the subclass) returns exactly what a row-at-a-time evaluation
+ * of the source returns, in both retrieval modes; a plan's bytes and requests are what the query then transfers;
+ * and a damaged object is named in the error, or repaired (for layouts with redundancy), never returned silently.
+ *
+ * <pre>{@code
+ * class L2ContractTest extends StorageLayoutContractTest {
+ *     protected StorageLayout layout() { return StorageLayouts.get("l2"); }
+ *     protected ObjectBackend newBackend() { return new MemoryBackend(); }
+ *     protected Map<String, String> writeOptions() { return Map.of("shard-size", "8MB"); }
+ *     protected ReferenceWorkload referenceWorkload() { return ...; }
+ * }
+ * }</pre>
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+public abstract class StorageLayoutContractTest {
+
+    /** Samples of the custom-schema dataset the contract writes itself. */
+    static final int CUSTOM_SAMPLES = 300;
+
+    /**
+     * The schema of the contract's own dataset: one column of each type, NULLs in some, and neither a filename nor
+     * a size column, so a layout may assume nothing of the LayoutBench schema.
+     */
+    static final MetadataSchema CUSTOM = new MetadataSchema(List.of(new Column("speaker", ColumnType.STRING),
+            new Column("seconds", ColumnType.DOUBLE), new Column("frames", ColumnType.BIGINT),
+            new Column("clean", ColumnType.BOOLEAN)));
+
+    /** Queries over {@link #CUSTOM}: equality, ranges, booleans, NULL tests, LIKE, OR, arithmetic, LIMIT. */
+    static final List<String> CUSTOM_QUERIES = List.of(
+            "speaker = 'alice'",
+            "seconds > 2.5 AND frames < 400",
+            "clean",
+            "NOT clean",
+            "speaker IS NULL",
+            "speaker LIKE 'b%' OR seconds < 0.5",
+            "frames >= 100 LIMIT 7",
+            "CAST(frames AS DOUBLE) / 100 > seconds");
+
+    /**
+     * A dataset and its queries for the reference test.
+     *
+     * @param schema  the samples' schema
+     * @param samples a fresh pass over the samples, in storage order, on each call
+     * @param queries query id to SQL {@code WHERE} text (with an optional LIMIT)
+     */
+    public record ReferenceWorkload(MetadataSchema schema, Supplier<Iterator<Sample>> samples,
+            Map<String, String> queries) {
+    }
+
+    private ObjectBackend referenceBackend;
+    private List<Expected> reference;
+
+    /** The layout under test. */
+    protected abstract StorageLayout layout();
+
+    /** A new, empty backend for one dataset; the contract closes it. */
+    protected abstract ObjectBackend newBackend();
+
+    /** The reference dataset and queries: the LayoutBench paper's Q1-Q11 over its ImageNet schema at tiny. */
+    protected abstract ReferenceWorkload referenceWorkload();
+
+    /** Options every dataset of the contract is written with; small files make a dataset span several objects. */
+    protected Map<String, String> writeOptions() {
+        return Map.of();
+    }
+
+    /**
+     * Whether the layout reports a damaged object as an error (true), or repairs it from redundancy and returns
+     * the right samples (false, as erasure coding does).
+     */
+    protected boolean reportsDamage() {
+        return true;
+    }
+
+    @BeforeAll
+    void writeReferenceDataset() {
+        ReferenceWorkload workload = referenceWorkload();
+        referenceBackend = newBackend();
+        reference = write(referenceBackend, "reference", workload.schema(), workload.samples().get());
+    }
+
+    @AfterAll
+    void closeReferenceBackend() {
+        if (referenceBackend != null) {
+            referenceBackend.close();
+        }
+    }
+
+    @Test
+    void aDatasetIsVisibleOnlyOnceCommitted() {
+        try (ObjectBackend backend = newBackend()) {
+            List<Sample> samples = customSamples();
+            try (DatasetWriter writer = layout().create(backend, "ds", CUSTOM, writeOptions())) {
+                samples.forEach(writer::add);
+                assertThatThrownBy(() -> layout().open(backend, "ds")).as("open before commit")
+                        .isInstanceOf(ObjectNotFoundException.class);
+                DatasetSummary summary = writer.commit();
+                assertThat(summary.layout()).isEqualTo(layout().name());
+                assertThat(summary.sampleCount()).isEqualTo(samples.size());
+                assertThat(summary.payloadBytes()).isEqualTo(samples.stream().mapToLong(Sample::size).sum());
+                assertThatThrownBy(() -> writer.add(samples.get(0))).isInstanceOf(IllegalStateException.class);
+            }
+            try (Dataset dataset = layout().open(backend, "ds")) {
+                assertThat(dataset.schema()).isEqualTo(CUSTOM);
+                assertThat(dataset.summary().sampleCount()).isEqualTo(samples.size());
+            }
+        }
+    }
+
+    @Test
+    void anAbortedWriterLeavesNothing() {
+        try (ObjectBackend backend = newBackend()) {
+            try (DatasetWriter writer = layout().create(backend, "ds", CUSTOM, writeOptions())) {
+                customSamples().forEach(writer::add);
+            }
+            try (Stream<ObjectInfo> left = backend.list("ds/")) {
+                assertThat(left.map(ObjectInfo::key).toList()).as("objects left by an aborted writer").isEmpty();
+            }
+            assertThatThrownBy(() -> layout().open(backend, "ds")).isInstanceOf(ObjectNotFoundException.class);
+        }
+    }
+
+    @Test
+    void unknownOptionsAreRefusedByName() {
+        try (ObjectBackend backend = newBackend()) {
+            Map<String, String> options = new LinkedHashMap<>(writeOptions());
+            options.put("no-such-option", "1");
+            assertThatThrownBy(() -> layout().create(backend, "ds", CUSTOM, options).close())
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("no-such-option");
+        }
+    }
+
+    @Test
+    void aSchemaWithoutFilenameOrSizeRoundTripsAndAnswersQueries() {
+        try (ObjectBackend backend = newBackend()) {
+            List<Expected> written = write(backend, "custom", CUSTOM, customSamples().iterator());
+            try (Dataset dataset = layout().open(backend, "custom")) {
+                for (String where : CUSTOM_QUERIES) {
+                    for (RetrievalMode mode : RetrievalMode.values()) {
+                        Query query = Query.parse(where, CUSTOM);
+                        assertThat(run(dataset, query, mode)).as(where + " " + mode)
+                                .containsExactlyElementsOf(select(written, query, CUSTOM));
+                    }
+                }
+                assertThat(run(dataset, Query.of(Expressions.alwaysTrue()), RetrievalMode.OPTIMIZED))
+                        .as("every sample, in order").containsExactlyElementsOf(written);
+            }
+        }
+    }
+
+    @Test
+    void theReferenceQueriesReturnWhatTheRowEvaluatorSelects() {
+        ReferenceWorkload workload = referenceWorkload();
+        try (Dataset dataset = layout().open(referenceBackend, "reference")) {
+            for (Map.Entry<String, String> q : workload.queries().entrySet()) {
+                Query query = Query.parse(q.getValue(), workload.schema());
+                List<Expected> expected = select(reference, query, workload.schema());
+                assertThat(expected).as(q.getKey() + " selects something").isNotEmpty();
+                for (RetrievalMode mode : RetrievalMode.values()) {
+                    assertThat(run(dataset, query, mode)).as(q.getKey() + " " + mode)
+                            .containsExactlyElementsOf(expected);
+                }
+            }
+        }
+    }
+
+    @Test
+    void aPlanIsWhatTheQueryThenTransfers() {
+        ReferenceWorkload workload = referenceWorkload();
+        for (Map.Entry<String, String> q : workload.queries().entrySet()) {
+            Query query = Query.parse(q.getValue(), workload.schema());
+            for (RetrievalMode mode : RetrievalMode.values()) {
+                QueryOptions options = options(mode);
+                RetrievalPlan plan;
+                try (Dataset planned = layout().open(referenceBackend, "reference")) {
+                    plan = planned.plan(query, options);
+                }
+                MetricsSnapshot measured;
+                try (Dataset cold = layout().open(referenceBackend, "reference");
+                        SampleStream samples = cold.query(query, options)) {
+                    samples.forEachRemaining(sample -> { });
+                    measured = samples.stats().transfer();
+                    assertThat(samples.stats().samples()).as(q.getKey() + " " + mode + ": samples")
+                            .isEqualTo(plan.samples());
+                    assertThat(samples.stats().payloadBytes()).as(q.getKey() + " " + mode + ": payload")
+                            .isEqualTo(plan.payloadBytes());
+                }
+                assertThat(measured.bytesReceived()).as(q.getKey() + " " + mode + ": bytes, cold")
+                        .isEqualTo(plan.totalBytes());
+                assertThat(measured.totalRequests()).as(q.getKey() + " " + mode + ": requests, cold")
+                        .isEqualTo(plan.totalRequests());
+            }
+        }
+    }
+
+    @Test
+    void aDamagedObjectIsNamedOrRepairedNeverReturned() {
+        try (ObjectBackend backend = newBackend()) {
+            // Samples of 16 to 64 KB: the largest object of the dataset holds sample bytes in any layout.
+            List<Expected> written = write(backend, "damaged", CUSTOM, largeSamples().iterator());
+            ObjectInfo largest;
+            try (Stream<ObjectInfo> objects = backend.list("damaged/")) {
+                largest = objects.max(Comparator.comparingLong(ObjectInfo::size)).orElseThrow();
+            }
+            ByteBuffer original = backend.readAll(largest.key());
+            byte[] damaged = new byte[original.remaining()];
+            original.get(damaged);
+            // A byte in every 2 KiB: whatever the object holds, every sample in it is hit.
+            for (int i = damaged.length / 3 % 2048; i < damaged.length; i += 2048) {
+                damaged[i] ^= 0x5a;
+            }
+            backend.put(largest.key(), damaged);
+            Query all = Query.of(Expressions.alwaysTrue());
+            List<Expected> returned = new ArrayList<>();
+            Throwable failure = catchThrowable(() -> {
+                try (Dataset dataset = layout().open(backend, "damaged")) {
+                    returned.addAll(run(dataset, all, RetrievalMode.OPTIMIZED));
+                }
+            });
+            if (reportsDamage()) {
+                assertThat(failure).as("reading " + largest.key() + " with a byte in every 2 KiB flipped")
+                        .isInstanceOf(LayoutBenchException.class).hasMessageContaining(largest.key());
+            } else {
+                assertThat(failure).as("a repaired read").isNull();
+                assertThat(returned).containsExactlyElementsOf(written);
+            }
+        }
+    }
+
+    /** A sample as a query returns it: its metadata and its bytes' checksum. */
+    record Expected(List<Object> metadata, long crc32c, int size) {
+    }
+
+    private List<Expected> write(ObjectBackend backend, String prefix, MetadataSchema schema, Iterator<Sample> source) {
+        List<Expected> written = new ArrayList<>();
+        try (DatasetWriter writer = layout().create(backend, prefix, schema, writeOptions())) {
+            while (source.hasNext()) {
+                Sample sample = source.next();
+                written.add(expected(sample));
+                writer.add(sample);
+            }
+            writer.commit();
+        }
+        return written;
+    }
+
+    private static Expected expected(Sample sample) {
+        CRC32C crc = new CRC32C();
+        crc.update(sample.data().duplicate());
+        return new Expected(sample.metadata().values(), crc.getValue(), sample.size());
+    }
+
+    /** The samples a row-at-a-time evaluation selects, in dataset order, LIMIT applied. */
+    private static List<Expected> select(List<Expected> samples, Query query, MetadataSchema schema) {
+        BoundQuery bound = query.bind(schema);
+        List<Expected> selected = new ArrayList<>();
+        for (Expected sample : samples) {
+            if (selected.size() >= bound.limit().orElse(Long.MAX_VALUE)) {
+                break;
+            }
+            if (bound.test(new MetadataRow(schema, sample.metadata()))) {
+                selected.add(sample);
+            }
+        }
+        return selected;
+    }
+
+    private static List<Expected> run(Dataset dataset, Query query, RetrievalMode mode) {
+        List<Expected> returned = new ArrayList<>();
+        try (SampleStream samples = dataset.query(query, options(mode))) {
+            samples.forEachRemaining(sample -> returned.add(expected(sample)));
+        }
+        return returned;
+    }
+
+    private static QueryOptions options(RetrievalMode mode) {
+        return QueryOptions.defaults().withMode(mode).withNetwork(NetworkProfiles.T3_MEDIUM);
+    }
+
+    /** Forty samples of {@link #CUSTOM} of 16 to 64 KB. */
+    static List<Sample> largeSamples() {
+        Random random = new Random(7);
+        List<Sample> samples = new ArrayList<>();
+        for (Sample small : customSamples().subList(0, 40)) {
+            byte[] bytes = new byte[(16 << 10) + random.nextInt(48 << 10)];
+            random.nextBytes(bytes);
+            samples.add(new Sample(small.metadata(), ByteBuffer.wrap(bytes)));
+        }
+        return samples;
+    }
+
+    /** The contract's own dataset: seeded, sizes from 0 to 6 KB, NULLs in three of four columns. */
+    static List<Sample> customSamples() {
+        Random random = new Random(20261201);
+        String[] speakers = {"alice", "bob", "bea", "carol", "dan"};
+        List<Sample> samples = new ArrayList<>(CUSTOM_SAMPLES);
+        for (int i = 0; i < CUSTOM_SAMPLES; i++) {
+            byte[] bytes = new byte[i == 7 ? 0 : random.nextInt(6000)];
+            random.nextBytes(bytes);
+            MetadataRow row = new MetadataRow(CUSTOM, Arrays.asList(
+                    random.nextInt(10) == 0 ? null : speakers[random.nextInt(speakers.length)],
+                    random.nextInt(9) == 0 ? null : Math.round(random.nextDouble() * 600) / 100.0,
+                    (long) random.nextInt(800),
+                    random.nextInt(7) == 0 ? null : random.nextBoolean()));
+            samples.add(new Sample(row, ByteBuffer.wrap(bytes)));
+        }
+        return samples;
+    }
+}

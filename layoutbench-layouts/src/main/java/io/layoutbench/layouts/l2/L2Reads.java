@@ -1,0 +1,121 @@
+package io.layoutbench.layouts.l2;
+
+import static java.util.Objects.requireNonNull;
+
+import io.layoutbench.api.backend.ByteRange;
+import io.layoutbench.api.layout.PlannedRequest;
+import io.layoutbench.api.layout.QueryOptions;
+import io.layoutbench.api.layout.RangeCoalescer;
+import io.layoutbench.api.layout.RetrievalMode;
+import io.layoutbench.api.metrics.RequestKind;
+import io.layoutbench.api.predicate.Selection;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * L2's planner, shared by its datasets (over the metadata table) and its model (over {@link TarPacking}'s
+ * placement): the matching samples grouped by shard in dataset order; paper mode reads each with its own ranged
+ * GET; optimized mode merges a shard's ranges that lie within the coalescing gap, lowered to keep the query's read
+ * budget ({@link RangeCoalescer#gapWithinBudget}) and capped at {@link RangeCoalescer#maxMergedBytesFor}.
+ *
+ * <pre>{@code
+ * L2Reads.Plan plan = L2Reads.plan(matches, locations, QueryOptions.defaults());
+ * for (L2Reads.Read read : plan.reads()) { ... read.request() serves read.rows() ... }
+ * }</pre>
+ */
+final class L2Reads {
+
+    private L2Reads() {
+    }
+
+    /** Where every sample of a dataset lies. */
+    interface Locations {
+        /** The shard holding row {@code row}. */
+        int shard(int row);
+
+        /** Where row {@code row}'s data starts in its shard. */
+        long offset(int row);
+
+        /** Bytes of row {@code row}'s data. */
+        long size(int row);
+
+        /** The object key of shard {@code shard}. */
+        String shardKey(int shard);
+    }
+
+    /**
+     * One request and the rows it serves.
+     *
+     * @param request a ranged GET of one shard
+     * @param rows    the rows whose data it holds, in dataset order
+     */
+    record Read(PlannedRequest request, int[] rows) {
+        Read {
+            requireNonNull(request, "request is null");
+            requireNonNull(rows, "rows is null");
+        }
+    }
+
+    /**
+     * The reads of one query.
+     *
+     * @param reads        in dataset order
+     * @param payloadBytes sum of the matching samples' sizes
+     */
+    record Plan(List<Read> reads, long payloadBytes) {
+        /** The requests alone. */
+        List<PlannedRequest> requests() {
+            return reads.stream().map(Read::request).toList();
+        }
+    }
+
+    /** Plans reading {@code rows} (the query's matches in dataset order, LIMIT applied). */
+    static Plan plan(Selection rows, Locations locations, QueryOptions options) {
+        boolean merge = options.mode() == RetrievalMode.OPTIMIZED;
+        long payload = 0;
+        // Rows come in dataset order and shards were written in that order: a shard's rows are one run.
+        List<int[]> runRows = new ArrayList<>();
+        List<List<ByteRange>> runRanges = new ArrayList<>();
+        int i = 0;
+        while (i < rows.size()) {
+            int shard = locations.shard(rows.get(i));
+            int end = i;
+            while (end < rows.size() && locations.shard(rows.get(end)) == shard) {
+                end++;
+            }
+            int[] members = new int[end - i];
+            List<ByteRange> ranges = new ArrayList<>(members.length);
+            for (int j = i; j < end; j++) {
+                int row = rows.get(j);
+                members[j - i] = row;
+                ranges.add(ByteRange.of(locations.offset(row), locations.size(row)));
+                payload += locations.size(row);
+            }
+            runRows.add(members);
+            runRanges.add(ranges);
+            i = end;
+        }
+        long gap = merge ? RangeCoalescer.gapWithinBudget(runRanges, RangeCoalescer.gapFor(options),
+                options.maxReadAmplification()) : 0;
+        long maxMerged = RangeCoalescer.maxMergedBytesFor(options);
+        List<Read> reads = new ArrayList<>();
+        for (int r = 0; r < runRows.size(); r++) {
+            int[] members = runRows.get(r);
+            String key = locations.shardKey(locations.shard(members[0]));
+            List<ByteRange> ranges = runRanges.get(r);
+            if (merge) {
+                for (RangeCoalescer.Merged merged : RangeCoalescer.coalesce(ranges, gap, maxMerged)) {
+                    int[] served = merged.members().stream().mapToInt(m -> members[m]).toArray();
+                    reads.add(new Read(new PlannedRequest(RequestKind.RANGE_GET, key, merged.range()), served));
+                }
+            } else {
+                for (int j = 0; j < members.length; j++) {
+                    reads.add(new Read(new PlannedRequest(RequestKind.RANGE_GET, key, ranges.get(j)),
+                            new int[] {members[j]}));
+                }
+            }
+        }
+        return new Plan(reads, payload);
+    }
+}

@@ -1,0 +1,306 @@
+package io.layoutbench.layouts.l3;
+
+import static java.util.Objects.requireNonNull;
+
+import io.layoutbench.api.backend.ByteRange;
+import io.layoutbench.api.backend.ObjectBackend;
+import io.layoutbench.api.dataset.Column;
+import io.layoutbench.api.dataset.ColumnType;
+import io.layoutbench.api.layout.PlannedRequest;
+import io.layoutbench.api.layout.QueryOptions;
+import io.layoutbench.api.layout.RetrievalPlan;
+import io.layoutbench.api.metrics.RequestKind;
+import io.layoutbench.api.model.DatasetMetadata;
+import io.layoutbench.api.model.LayoutModel;
+import io.layoutbench.api.predicate.BoundQuery;
+import io.layoutbench.api.predicate.ColumnStatistics;
+import io.layoutbench.api.predicate.GroupStatistics;
+import io.layoutbench.api.predicate.Query;
+import io.layoutbench.api.predicate.Selection;
+import io.layoutbench.layouts.common.GenerationalDatasetWriter;
+import io.layoutbench.layouts.common.MetadataParquet;
+import io.layoutbench.parquet.ColumnPageIndex;
+import io.layoutbench.parquet.PageInfo;
+import io.layoutbench.parquet.ParquetTableSchema;
+import io.layoutbench.parquet.model.ColumnModel;
+import io.layoutbench.parquet.model.ParquetFileModel;
+import io.layoutbench.parquet.model.ParquetFooterModel;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * L3 modelled over a dataset's metadata, for one file size, row-group size and page size. Building it splits the
+ * samples into parts as {@link L3Writer} does ({@link L3Writer#startsNewPart}), and lays each part out with
+ * parquet-java's size model ({@link ParquetFileModel}: where pages and row groups close, and their bytes); queries
+ * are planned by {@link L3Planner}, the datasets' own planner, over these modelled parts.
+ *
+ * <p>Exact: which rows share a page and which pages share a row group and part (barring a metadata page closing
+ * mid-row-group, whose encoded size is modelled, not measured), every decision of the planner, and the round trips
+ * of a cold load. Estimated: a page's header (its CRC's varint length, a byte either way), the metadata chunks'
+ * sizes (dictionary and run-length encoding replayed from the values; checksums are unknown and taken as all
+ * distinct), the page indexes and footers.
+ */
+final class L3Model implements LayoutModel {
+
+    private final DatasetMetadata data;
+    private final L3Layout.Settings settings;
+    private final List<ModelledPart> parts = new ArrayList<>();
+
+    L3Model(DatasetMetadata data, L3Layout.Settings settings) {
+        this.data = requireNonNull(data, "data is null");
+        this.settings = requireNonNull(settings, "settings is null");
+        ParquetTableSchema tableSchema = L3Writer.tableSchema(data.schema());
+        List<ColumnModel> columns = new ArrayList<>();
+        for (int c = 0; c < data.schema().size(); c++) {
+            columns.add(ColumnModel.of(data.metadata(), c));
+        }
+        for (Column extra : tableSchema.extraColumns()) {
+            columns.add(extra.name().equals(MetadataParquet.CRC32C) ? ColumnModel.distinctLongs()
+                    : ColumnModel.longs(sizes(data)));
+        }
+        int nameBytes = 0;
+        for (String name : tableSchema.physicalNames()) {
+            nameBytes += name.getBytes(StandardCharsets.UTF_8).length;
+        }
+        int n = data.sampleCount();
+        PartBuilder part = null;
+        for (int row = 0; row < n; row++) {
+            if (part != null && L3Writer.startsNewPart(part.file.rowCount(), part.file.dataSize(), data.size(row),
+                    settings.fileSize())) {
+                parts.add(part.finish());
+                part = null;
+            }
+            if (part == null) {
+                part = new PartBuilder(parts.size(), columns, nameBytes);
+            }
+            part.file.write(row);
+        }
+        if (part != null) {
+            parts.add(part.finish());
+        }
+    }
+
+    private static long[] sizes(DatasetMetadata data) {
+        long[] sizes = new long[data.sampleCount()];
+        for (int row = 0; row < sizes.length; row++) {
+            sizes[row] = data.size(row);
+        }
+        return sizes;
+    }
+
+    @Override
+    public String layout() {
+        return L3Layout.NAME;
+    }
+
+    @Override
+    public Map<String, String> options() {
+        return settings.options();
+    }
+
+    @Override
+    public String settings() {
+        Map<String, String> options = settings.options();
+        return "page " + options.get(L3Layout.PAGE_SIZE) + ", row group " + options.get(L3Layout.ROW_GROUP_SIZE)
+                + ", file " + options.get(L3Layout.FILE_SIZE);
+    }
+
+    /** Bytes of each part file. */
+    long[] partBytes() {
+        return parts.stream().mapToLong(p -> p.footer.fileBytes()).toArray();
+    }
+
+    @Override
+    public RetrievalPlan plan(Query query, QueryOptions options) {
+        BoundQuery bound = query.bind(data.schema());
+        L3Planner.Plan<ModelledGroup> plan = L3Planner.plan(new Catalog(), null, bound, options);
+        List<PlannedRequest> reads = new ArrayList<>();
+        plan.reads().forEach(read -> reads.addAll(read.requests()));
+        return new RetrievalPlan(plan.coldRequests(), reads, plan.samples(), plan.payloadBytes(),
+                plan.metadataRounds());
+    }
+
+    @Override
+    public String toString() {
+        return "l3 model [" + settings() + "] of " + data + ": " + parts.size() + " parts";
+    }
+
+    /** The modelled parts as the planner sees them; nothing is loaded, so every future is complete. */
+    private final class Catalog implements L3Planner.Catalog<ModelledGroup> {
+        @Override
+        public List<ModelledPart> parts(ObjectBackend reads, int window) {
+            return parts;
+        }
+
+        @Override
+        public CompletableFuture<ModelledGroup> metadata(L3Planner.Part part, int rowGroup, ObjectBackend reads) {
+            ModelledPart modelled = (ModelledPart) part;
+            ParquetFileModel.RowGroup group = modelled.rowGroups.get(rowGroup);
+            PlannedRequest load = new PlannedRequest(RequestKind.RANGE_GET, modelled.key,
+                    ByteRange.of(group.offset(), group.metadataBytes(modelled.metadataColumns)));
+            return CompletableFuture.completedFuture(new ModelledGroup(group.firstRow(), group.rows(), load));
+        }
+
+        @Override
+        public List<PlannedRequest> loadRequests(ModelledGroup metadata) {
+            return List.of(metadata.load());
+        }
+
+        @Override
+        public Selection select(ModelledGroup group, BoundQuery query) {
+            // The same evaluator over the same rows as the dataset's row group, as positions in the group.
+            Selection rows = query.select(data.metadata(), group.firstRow(), group.firstRow() + group.rows());
+            int[] inGroup = rows.toArray();
+            for (int i = 0; i < inGroup.length; i++) {
+                inGroup[i] -= group.firstRow();
+            }
+            return Selection.of(inGroup);
+        }
+
+        @Override
+        public long payloadBytes(ModelledGroup group, int[] rows) {
+            long bytes = 0;
+            for (int row : rows) {
+                bytes += data.size(group.firstRow() + row);
+            }
+            return bytes;
+        }
+
+        @Override
+        public CompletableFuture<List<PlannedRequest>> pageIndexes(L3Planner.Part part, ObjectBackend reads) {
+            ModelledPart modelled = (ModelledPart) part;
+            return CompletableFuture.completedFuture(modelled.footer.pageIndexRequests(modelled.key));
+        }
+    }
+
+    /** A modelled row group's metadata load: its rows in the dataset and the request reading its metadata chunks. */
+    private record ModelledGroup(int firstRow, int rows, PlannedRequest load) {
+    }
+
+    /** One part file while its rows are modelled. */
+    private final class PartBuilder {
+        final int index;
+        final int metadataColumns;
+        final ParquetFileModel file;
+        final List<List<PageInfo>> pages = new ArrayList<>();
+
+        PartBuilder(int index, List<ColumnModel> columns, int nameBytes) {
+            this.index = index;
+            this.metadataColumns = columns.size();
+            this.file = new ParquetFileModel(columns, nameBytes, data::size, settings.rowGroupSize(),
+                    settings.pageSize(), this::page);
+        }
+
+        private void page(int rowGroup, long offset, long bytes, int firstRow, int rows) {
+            while (pages.size() <= rowGroup) {
+                pages.add(new ArrayList<>());
+            }
+            List<PageInfo> group = pages.get(rowGroup);
+            group.add(new PageInfo(group.size(), offset, Math.toIntExact(bytes), firstRow, rows, Optional.empty()));
+        }
+
+        ModelledPart finish() {
+            ParquetFileModel.Written written = file.close();
+            String key = GenerationalDatasetWriter.objectKey("", GenerationalDatasetWriter.MODELLED_GENERATION,
+                    L3Writer.partObject(index));
+            return new ModelledPart(index, key, written, pages, metadataColumns);
+        }
+    }
+
+    /** A modelled part file: its row groups, their statistics and blob pages, and its footer. */
+    private final class ModelledPart implements L3Planner.Part {
+        final int index;
+        final String key;
+        final List<ParquetFileModel.RowGroup> rowGroups;
+        final List<GroupStatistics> statistics = new ArrayList<>();
+        final List<ColumnPageIndex> blobPages = new ArrayList<>();
+        final ParquetFooterModel footer;
+        final int metadataColumns;
+
+        ModelledPart(int index, String key, ParquetFileModel.Written written, List<List<PageInfo>> pages,
+                int metadataColumns) {
+            this.index = index;
+            this.key = key;
+            this.rowGroups = written.rowGroups();
+            this.footer = written.footer();
+            this.metadataColumns = metadataColumns;
+            for (int g = 0; g < rowGroups.size(); g++) {
+                ParquetFileModel.RowGroup group = rowGroups.get(g);
+                statistics.add(parquetStatistics(group.firstRow(), group.firstRow() + group.rows()));
+                // Pages were reported with dataset rows; the page index counts rows within the row group.
+                List<PageInfo> inGroup = new ArrayList<>();
+                for (PageInfo page : g < pages.size() ? pages.get(g) : List.<PageInfo>of()) {
+                    inGroup.add(new PageInfo(page.index(), page.offset(), page.compressedSize(),
+                            page.firstRow() - group.firstRow(), page.rowCount(), Optional.empty()));
+                }
+                blobPages.add(new ColumnPageIndex(g, L3Layout.IMAGE_BYTES, inGroup));
+            }
+        }
+
+        @Override
+        public int index() {
+            return index;
+        }
+
+        @Override
+        public String key() {
+            return key;
+        }
+
+        @Override
+        public List<PlannedRequest> footerRequests() {
+            return footer.footerRequests(key);
+        }
+
+        @Override
+        public int rowGroupCount() {
+            return rowGroups.size();
+        }
+
+        @Override
+        public GroupStatistics statistics(int rowGroup) {
+            return statistics.get(rowGroup);
+        }
+
+        @Override
+        public List<ByteRange> chunkRanges(int rowGroup) {
+            ParquetFileModel.RowGroup group = rowGroups.get(rowGroup);
+            List<ByteRange> chunks = new ArrayList<>();
+            long offset = group.offset();
+            for (long bytes : group.chunkBytes()) {
+                chunks.add(ByteRange.of(offset, bytes));
+                offset += bytes;
+            }
+            return chunks;
+        }
+
+        @Override
+        public ColumnPageIndex blobPages(int rowGroup) {
+            return blobPages.get(rowGroup);
+        }
+    }
+
+    /** Row-group statistics as a Parquet footer has them: bounds and NULL counts, no distinct values. */
+    private GroupStatistics parquetStatistics(int from, int to) {
+        GroupStatistics exact = data.metadata().statistics(from, to);
+        Map<String, ColumnStatistics> columns = new HashMap<>();
+        for (Column column : data.schema().columns()) {
+            ColumnStatistics s = exact.columns().get(column.name());
+            if (s == null) {
+                continue;
+            }
+            Object max = s.max();
+            if (max != null && column.type() == ColumnType.DOUBLE) {
+                max = Double.NaN;   // as L3 reads DOUBLE statistics: NaN is left out of Parquet's
+            }
+            columns.put(column.name(), ColumnStatistics.of(s.min(), max, s.nullCount()));
+        }
+        return new GroupStatistics(to - from, columns);
+    }
+}

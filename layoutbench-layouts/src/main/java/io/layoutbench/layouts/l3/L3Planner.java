@@ -1,0 +1,267 @@
+package io.layoutbench.layouts.l3;
+
+import static java.util.Objects.requireNonNull;
+
+import io.layoutbench.api.backend.ByteRange;
+import io.layoutbench.api.backend.ObjectBackend;
+import io.layoutbench.api.layout.PlannedRequest;
+import io.layoutbench.api.layout.QueryOptions;
+import io.layoutbench.api.layout.RangeCoalescer;
+import io.layoutbench.api.layout.RetrievalMode;
+import io.layoutbench.api.metrics.RequestKind;
+import io.layoutbench.api.predicate.BoundQuery;
+import io.layoutbench.api.predicate.GroupStatistics;
+import io.layoutbench.api.predicate.Selection;
+import io.layoutbench.parquet.ColumnPageIndex;
+import io.layoutbench.parquet.PageInfo;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Deque;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * L3's planner, shared by its datasets (over part files whose footers, metadata and page indexes they load) and its
+ * model (over part files modelled from a dataset's metadata): one planning code, so a model's plan is the plan the
+ * written dataset makes.
+ *
+ * <p>A query loads the footers of all parts and skips row groups whose statistics rule the predicate out; it
+ * evaluates the predicate on the metadata columns of the others (loaded a window at a time, or one at a time under a
+ * LIMIT so that no row group past the LIMIT is read). Then paper mode reads whole each row group that holds a match,
+ * one request per column chunk (as DuckDB reads a row group), and optimized mode reads the blob pages holding
+ * matches, found in the part's page index, pages within the coalescing gap of each other in one request (the gap
+ * lowered to keep the read budget, {@link RangeCoalescer#gapWithinBudget}). {@code LIMIT n} stops at the n-th match
+ * in dataset order (part, row group, row).
+ *
+ * <pre>{@code
+ * L3Planner.Plan<RowGroupMetadata> plan = L3Planner.plan(catalog, query.bind(schema), options);
+ * for (L3Planner.Read<RowGroupMetadata> read : plan.reads()) { ... }
+ * }</pre>
+ */
+final class L3Planner {
+
+    /** Footers loaded at once, at most. */
+    static final int MAX_FOOTERS_IN_FLIGHT = 32;
+    /** Row groups whose metadata columns are loaded at once, at most (one at a time under a LIMIT). */
+    static final int MAX_METADATA_IN_FLIGHT = 16;
+
+    private L3Planner() {
+    }
+
+    /** One part file as the planner sees it once its footer is loaded. */
+    interface Part {
+        /** Position among the dataset's parts. */
+        int index();
+
+        /** The part's object key. */
+        String key();
+
+        /** The reads loading the footer took (or would take). */
+        List<PlannedRequest> footerRequests();
+
+        int rowGroupCount();
+
+        /** Row group {@code rowGroup}'s statistics from the footer, keyed by metadata column name. */
+        GroupStatistics statistics(int rowGroup);
+
+        /** Every column chunk of row group {@code rowGroup}, in file order: what paper mode reads. */
+        List<ByteRange> chunkRanges(int rowGroup);
+
+        /** The blob column's page index of row group {@code rowGroup}; the part's page indexes are loaded. */
+        ColumnPageIndex blobPages(int rowGroup);
+    }
+
+    /**
+     * The part files of one dataset and what loading their metadata takes; {@code G} is a row group's loaded
+     * metadata.
+     */
+    interface Catalog<G> {
+        /** Every part, footers loaded (through {@code reads}) {@code window} at a time where not loaded yet. */
+        List<? extends Part> parts(ObjectBackend reads, int window);
+
+        /** Row group {@code rowGroup}'s metadata columns, loaded through {@code reads} on first use. */
+        CompletableFuture<G> metadata(Part part, int rowGroup, ObjectBackend reads);
+
+        /** The reads loading {@code metadata} took (or would take). */
+        List<PlannedRequest> loadRequests(G metadata);
+
+        /** The rows of the row group {@code query} selects, as positions in the row group, LIMIT applied. */
+        Selection select(G metadata, BoundQuery query);
+
+        /** Sum of the sizes of {@code rows} (positions in the row group). */
+        long payloadBytes(G metadata, int[] rows);
+
+        /** Loads the part's page indexes through {@code reads}; completes with the reads it took (or would). */
+        CompletableFuture<List<PlannedRequest>> pageIndexes(Part part, ObjectBackend reads);
+    }
+
+    /**
+     * One read task: requests reading the blobs of some rows of one row group.
+     *
+     * @param part          the part
+     * @param rowGroup      the row group in the part
+     * @param metadata      the row group's metadata, which the rows index
+     * @param rows          positions in the row group, ascending
+     * @param requests      what the task sends: every column chunk (whole row group) or one span of pages
+     * @param wholeRowGroup whether it reads the whole row group (paper mode) rather than blob pages
+     */
+    record Read<G>(Part part, int rowGroup, G metadata, int[] rows, List<PlannedRequest> requests,
+            boolean wholeRowGroup) {
+        Read {
+            requireNonNull(part, "part is null");
+            requests = List.copyOf(requests);
+        }
+    }
+
+    /**
+     * A query's plan.
+     *
+     * @param coldRequests   the metadata reads a client with empty caches makes, in order
+     * @param metadataRounds round trips those reads take one after another
+     * @param reads          the blob reads, in dataset order
+     * @param samples        samples the reads return
+     * @param payloadBytes   sum of their sizes
+     */
+    record Plan<G>(List<PlannedRequest> coldRequests, int metadataRounds, List<Read<G>> reads, long samples,
+            long payloadBytes) {
+    }
+
+    /** Plans {@code query} over {@code catalog}, loading what is not cached through {@code reads}. */
+    static <G> Plan<G> plan(Catalog<G> catalog, ObjectBackend reads, BoundQuery query, QueryOptions options) {
+        int footerWindow = Math.min(options.maxConcurrency(), MAX_FOOTERS_IN_FLIGHT);
+        List<? extends Part> parts = catalog.parts(reads, footerWindow);
+        List<PlannedRequest> cold = new ArrayList<>();
+        List<Candidate> candidates = new ArrayList<>();
+        // Round trips of a cold load, for prediction: footers go footerWindow at a time (a footer larger than the
+        // tail takes a second trip), row-group metadata window at a time, then the page indexes side by side.
+        int longestFooter = 0;
+        for (Part part : parts) {
+            longestFooter = Math.max(longestFooter, part.footerRequests().size());
+            cold.addAll(part.footerRequests());
+            for (int g = 0; g < part.rowGroupCount(); g++) {
+                if (!query.prune(part.statistics(g)).canSkip()) {
+                    candidates.add(new Candidate(part, g));
+                }
+            }
+        }
+        long remaining = query.limit().orElse(Long.MAX_VALUE);
+        boolean paper = options.mode() == RetrievalMode.PAPER;
+        // Under a LIMIT, a row group's metadata is read only once the earlier ones did not reach it, as a cold
+        // client would: so the plan's cold reads are exactly those a cold run makes.
+        int window = query.limit().isPresent() ? 1 : Math.min(options.maxConcurrency(), MAX_METADATA_IN_FLIGHT);
+        Deque<CompletableFuture<G>> inFlight = new ArrayDeque<>();
+        List<Read<G>> tasks = new ArrayList<>();
+        // Optimized reads need the blob page index of each part with matches: loaded in the background, all at once,
+        // while the loop goes on, and planned from once the loop is done.
+        List<Pending<G>> pending = new ArrayList<>();
+        long samples = 0;
+        long payload = 0;
+        int next = 0;
+        int metadataLoads = 0;
+        for (int c = 0; c < candidates.size() && remaining > 0; c++) {
+            while (next < candidates.size() && inFlight.size() < window) {
+                Candidate ahead = candidates.get(next++);
+                inFlight.add(catalog.metadata(ahead.part(), ahead.rowGroup(), reads));
+            }
+            Candidate candidate = candidates.get(c);
+            G metadata = ObjectBackend.await(inFlight.poll());
+            cold.addAll(catalog.loadRequests(metadata));
+            metadataLoads++;
+            Selection matches = catalog.select(metadata, query);
+            if (matches.size() > remaining) {
+                matches = matches.limit(remaining);
+            }
+            int[] rows = matches.toArray();
+            if (rows.length == 0) {
+                // Nothing to fetch: DuckDB's filter on the metadata columns drops the row group, too.
+            } else if (paper) {
+                tasks.add(wholeRowGroup(candidate, metadata, rows));
+            } else {
+                pending.add(new Pending<>(candidate, metadata, rows, catalog.pageIndexes(candidate.part(), reads)));
+            }
+            samples += rows.length;
+            payload += catalog.payloadBytes(metadata, rows);
+            remaining -= rows.length;
+        }
+        boolean[] pageIndexesCounted = new boolean[parts.size()];
+        int pageIndexRounds = 0;
+        List<List<PageInfo>> pagesOfGroups = new ArrayList<>(pending.size());
+        for (Pending<G> pages : pending) {
+            Part part = pages.candidate().part();
+            List<PlannedRequest> pageIndexReads = ObjectBackend.await(pages.pageIndexLoad());
+            if (!pageIndexesCounted[part.index()]) {
+                pageIndexesCounted[part.index()] = true;
+                cold.addAll(pageIndexReads);
+                pageIndexRounds = Math.max(pageIndexRounds, pageIndexReads.size());   // the parts' loads overlap
+            }
+            pagesOfGroups.add(part.blobPages(pages.candidate().rowGroup()).pagesFor(pages.rows()));
+        }
+        long gap = paper ? 0 : RangeCoalescer.gapFor(options);
+        if (!pending.isEmpty()) {
+            // Row groups of one part lie apart, so the gaps between their pages are counted per row group.
+            gap = RangeCoalescer.gapWithinBudget(pagesOfGroups.stream()
+                    .map(pages -> pages.stream().map(PageInfo::byteRange).toList()).toList(), gap,
+                    options.maxReadAmplification());
+        }
+        long maxMerged = RangeCoalescer.maxMergedBytesFor(options);
+        for (int p = 0; p < pending.size(); p++) {
+            tasks.addAll(pageRuns(pending.get(p), pagesOfGroups.get(p), gap, maxMerged));
+        }
+        // Loads sent ahead are left to finish and fill the cache; without a LIMIT every one of them was needed.
+        int rounds = (parts.size() + footerWindow - 1) / footerWindow * longestFooter
+                + (metadataLoads + window - 1) / window + pageIndexRounds;
+        rounds = Math.max(cold.isEmpty() ? 0 : 1, Math.min(rounds, cold.size()));
+        return new Plan<>(cold, rounds, tasks, samples, payload);
+    }
+
+    /** Paper mode: every column chunk of the row group, one request each, as DuckDB reads a row group. */
+    private static <G> Read<G> wholeRowGroup(Candidate candidate, G metadata, int[] rows) {
+        Part part = candidate.part();
+        List<PlannedRequest> requests = new ArrayList<>();
+        for (ByteRange chunk : part.chunkRanges(candidate.rowGroup())) {
+            requests.add(new PlannedRequest(RequestKind.RANGE_GET, part.key(), chunk));
+        }
+        return new Read<>(part, candidate.rowGroup(), metadata, rows, requests, true);
+    }
+
+    /**
+     * Optimized mode: the blob pages holding the rows, grouped into runs of pages that lie within {@code gap} of
+     * each other (and within {@code maxMerged} bytes); one read and one request per run.
+     */
+    private static <G> List<Read<G>> pageRuns(Pending<G> pending, List<PageInfo> pages, long gap, long maxMerged) {
+        Part part = pending.candidate().part();
+        int[] rows = pending.rows();
+        List<RangeCoalescer.Merged> runs = RangeCoalescer.coalesce(pages.stream().map(PageInfo::byteRange).toList(),
+                gap, maxMerged);
+        List<Read<G>> reads = new ArrayList<>(runs.size());
+        int from = 0;
+        for (RangeCoalescer.Merged run : runs) {
+            // Pages are in row order and offset order, so a run's members are consecutive pages.
+            PageInfo last = pages.get(run.members().get(run.members().size() - 1));
+            int to = from;
+            while (to < rows.length && rows[to] < last.firstRow() + last.rowCount()) {
+                to++;
+            }
+            reads.add(new Read<>(part, pending.candidate().rowGroup(), pending.metadata(),
+                    Arrays.copyOfRange(rows, from, to),
+                    List.of(new PlannedRequest(RequestKind.RANGE_GET, part.key(), run.range())), false));
+            from = to;
+        }
+        if (from != rows.length) {
+            throw new IllegalStateException("Blob pages of row group " + pending.candidate().rowGroup() + " of "
+                    + part.key() + " do not cover row " + rows[from]);
+        }
+        return reads;
+    }
+
+    /** One row group of one part. */
+    private record Candidate(Part part, int rowGroup) {
+    }
+
+    /** Matching rows of a row group, waiting for their part's page index. */
+    private record Pending<G>(Candidate candidate, G metadata, int[] rows,
+            CompletableFuture<List<PlannedRequest>> pageIndexLoad) {
+    }
+}

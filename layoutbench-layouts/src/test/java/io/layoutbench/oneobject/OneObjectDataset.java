@@ -1,0 +1,86 @@
+package io.layoutbench.oneobject;
+
+import io.layoutbench.api.backend.ObjectBackend;
+import io.layoutbench.api.backend.ObjectInfo;
+import io.layoutbench.api.dataset.Sample;
+import io.layoutbench.api.layout.PlannedRequest;
+import io.layoutbench.api.layout.QueryOptions;
+import io.layoutbench.api.predicate.BoundQuery;
+import io.layoutbench.api.predicate.Selection;
+import io.layoutbench.layouts.common.ManifestDataset;
+import io.layoutbench.layouts.common.SampleChecksum;
+import io.layoutbench.layouts.retrieval.ReadTask;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+
+/** A one-object dataset: the metadata block loaded on first use and cached; a query with matches is one GET. */
+final class OneObjectDataset extends ManifestDataset {
+
+    private final ObjectInfo object;
+    private volatile Loaded loaded;
+
+    private record Loaded(OneObjectFormat.Block block, List<PlannedRequest> reads) {
+    }
+
+    OneObjectDataset(ObjectBackend backend, String prefix) {
+        super(OneObjectLayout.NAME, OneObjectLayout.FORMAT_VERSION, backend, prefix);
+        String key = manifest.property("object.key", null);
+        this.object = manifest.objects().stream().filter(o -> o.key().equals(key)).findFirst().orElseThrow(() ->
+                new io.layoutbench.api.backend.CorruptDataException("Manifest of the one-object dataset at '"
+                        + prefix + "' does not list its object " + key));
+    }
+
+    @Override
+    protected Planned plan(ObjectBackend reads, BoundQuery query, QueryOptions options) {
+        Loaded metadata = load(reads);
+        OneObjectFormat.Block block = metadata.block();
+        Selection rows = query.select(block.table());
+        List<ReadTask> tasks = new ArrayList<>();
+        long payload = 0;
+        for (int i = 0; i < rows.size(); i++) {
+            payload += block.sizes()[rows.get(i)];
+        }
+        if (!rows.isEmpty()) {
+            tasks.add(ReadTask.single(OneObjectModel.scan(object.key(), block.payloadEnd()), data -> {
+                List<Sample> samples = new ArrayList<>(rows.size());
+                for (int i = 0; i < rows.size(); i++) {
+                    int row = rows.get(i);
+                    ByteBuffer bytes = data.duplicate();
+                    bytes.position(data.position() + (int) block.offsets()[row]);
+                    bytes.limit(bytes.position() + (int) block.sizes()[row]);
+                    SampleChecksum.verify(bytes, block.crcs()[row], "row " + row, object.key());
+                    samples.add(new Sample(block.table().row(row), bytes.slice()));
+                }
+                return samples;
+            }));
+        }
+        return new Planned(metadata.reads(), tasks, rows.size(), payload);
+    }
+
+    private Loaded load(ObjectBackend reads) {
+        Loaded cached = loaded;
+        if (cached != null) {
+            return cached;
+        }
+        synchronized (this) {
+            if (loaded == null) {
+                long size = object.size();
+                ByteBuffer trailer = reads.readRange(object.key(), io.layoutbench.api.backend.ByteRange.of(
+                        size - OneObjectFormat.TRAILER, OneObjectFormat.TRAILER));
+                long length = OneObjectFormat.blockLength(trailer, object.key(), size);
+                List<PlannedRequest> planned = OneObjectFormat.metadataReads(object.key(), size, length);
+                ByteBuffer block = reads.readRange(object.key(), planned.get(1).range());
+                loaded = new Loaded(OneObjectFormat.decode(block, schema(), Math.toIntExact(manifest.sampleCount()),
+                        object.key()), planned);
+            }
+            return loaded;
+        }
+    }
+
+    @Override
+    public void close() {
+        loaded = null;
+    }
+}
