@@ -5,7 +5,6 @@ import static java.util.Objects.requireNonNull;
 import io.layoutbench.api.backend.ByteRange;
 import io.layoutbench.api.dataset.ColumnType;
 
-import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
@@ -26,7 +25,6 @@ import org.apache.parquet.format.KeyValue;
 import org.apache.parquet.format.RowGroup;
 import org.apache.parquet.format.SchemaElement;
 import org.apache.parquet.format.Statistics;
-import org.apache.parquet.format.Util;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 import org.apache.parquet.schema.LogicalTypeAnnotation;
 import org.apache.parquet.schema.MessageType;
@@ -45,9 +43,6 @@ import org.apache.parquet.schema.Types;
  * }</pre>
  */
 public final class ParquetFooter {
-
-    private static final byte[] MAGIC = "PAR1".getBytes(StandardCharsets.US_ASCII);
-    private static final byte[] ENCRYPTED_MAGIC = "PARE".getBytes(StandardCharsets.US_ASCII);
 
     private final String key;
     private final long objectLength;
@@ -83,48 +78,14 @@ public final class ParquetFooter {
     static ParquetFooter read(BackendInputFile file) {
         String key = file.key();
         long length = file.getLength();
-        if (length < 12) {
-            throw new ParquetFormatException("Cannot read " + key + " as Parquet: it is " + length
-                    + " bytes, fewer than the 12 of a leading magic, a footer length and a trailing magic");
-        }
-        ByteBuffer tail = file.tail().order(ByteOrder.LITTLE_ENDIAN);
+        FooterFormat.checkLength(key, length);
+        ByteBuffer tail = file.tail();
         long tailOffset = length - tail.remaining();
-        byte[] magic = new byte[4];
-        tail.get(tail.remaining() - 4, magic);
-        if (java.util.Arrays.equals(magic, ENCRYPTED_MAGIC)) {
-            throw new ParquetFormatException("Cannot read " + key + ": its footer is encrypted (magic PARE at offset "
-                    + (length - 4) + "), which is not supported");
-        }
-        if (!java.util.Arrays.equals(magic, MAGIC)) {
-            throw new ParquetFormatException("Cannot read " + key + " as Parquet: bad magic at offset "
-                    + (length - 4) + ": expected PAR1, found " + describe(magic) + " (truncated or not Parquet?)");
-        }
-        if (tailOffset == 0) {
-            byte[] head = new byte[4];
-            tail.get(0, head);
-            if (!java.util.Arrays.equals(head, MAGIC)) {
-                throw new ParquetFormatException("Cannot read " + key + " as Parquet: bad magic at offset 0: "
-                        + "expected PAR1, found " + describe(head));
-            }
-        }
-        long footerLength = Integer.toUnsignedLong(tail.getInt(tail.remaining() - 8));
-        long footerStart = length - 8 - footerLength;
-        if (footerLength == 0 || footerStart < 4) {
-            throw new ParquetFormatException("Cannot read " + key + " as Parquet: the footer length " + footerLength
-                    + " read at offset " + (length - 8) + " does not fit in the object of " + length
-                    + " bytes (truncated footer?)");
-        }
-        ByteRange footerRange = ByteRange.of(footerStart, footerLength);
-        ByteBuffer footer = footerStart >= tailOffset
-                ? tail.slice((int) (footerStart - tailOffset), (int) footerLength)
+        ByteRange footerRange = FooterFormat.locate(key, length, tail);
+        ByteBuffer footer = footerRange.offset() >= tailOffset
+                ? tail.slice((int) (footerRange.offset() - tailOffset), (int) footerRange.length())
                 : file.read(footerRange);
-        FileMetaData metadata;
-        try {
-            metadata = Util.readFileMetaData(new ByteBufferInputStream(footer));
-        } catch (IOException | RuntimeException e) {
-            throw new ParquetFormatException("Cannot parse the footer of " + key + " at " + footerRange
-                    + ": truncated or corrupt Thrift: " + e.getMessage(), e);
-        }
+        FileMetaData metadata = FooterFormat.parseMetadata(key, footer, footerRange);
         try {
             return new ParquetFooter(key, length, footerRange, metadata);
         } catch (ParquetFormatException e) {
@@ -355,10 +316,8 @@ public final class ParquetFooter {
         }
         ColumnMetaData metadata = chunk.getMeta_data();
         long dataPageOffset = metadata.getData_page_offset();
-        // Some writers set dictionary_page_offset to 0 for "none": a dictionary page lies before the data pages.
-        boolean hasDictionary = metadata.isSetDictionary_page_offset() && metadata.getDictionary_page_offset() > 0
-                && metadata.getDictionary_page_offset() < dataPageOffset;
-        long start = hasDictionary ? metadata.getDictionary_page_offset() : dataPageOffset;
+        boolean hasDictionary = FooterFormat.hasDictionaryPage(metadata);
+        long start = FooterFormat.chunkStart(metadata);
         ByteRange range = ByteRange.of(start, metadata.getTotal_compressed_size());
         if (start < 4 || !range.fitsIn(footerRange.offset())) {
             throw new ParquetFormatException("Cannot read " + where + ": its chunk " + range
@@ -453,13 +412,5 @@ public final class ParquetFooter {
             }
         }
         return Optional.ofNullable(span);
-    }
-
-    private static String describe(byte[] magic) {
-        StringBuilder text = new StringBuilder();
-        for (byte b : magic) {
-            text.append(b >= 0x20 && b < 0x7f ? String.valueOf((char) b) : String.format("\\x%02x", b & 0xff));
-        }
-        return "'" + text + "'";
     }
 }

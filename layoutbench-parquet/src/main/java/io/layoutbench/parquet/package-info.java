@@ -15,6 +15,8 @@
  *       ({@link io.layoutbench.parquet.ColumnPageIndex}), and whole columns as arrays
  *       ({@link io.layoutbench.parquet.MetadataColumns}, {@link io.layoutbench.parquet.ColumnValues},
  *       {@link io.layoutbench.parquet.StringDictionary}).</li>
+ *   <li>{@link io.layoutbench.parquet.ParquetChunkLayout} reads where the column chunks of any Parquet object lie,
+ *       nested schemas too, with the footer reader behind {@link io.layoutbench.parquet.ParquetFooter}.</li>
  *   <li>{@link io.layoutbench.parquet.BlobReader} fetches the blobs of chosen rows: only the pages that hold
  *       them, or whole row groups as in the LayoutBench paper.</li>
  * </ul>

@@ -66,7 +66,7 @@ public final class PrefixedBackend implements ObjectBackend {
     @Override
     public CompletableFuture<ByteBuffer> readRangeAsync(String key, ByteRange range) {
         return inner.readRangeAsync(full(key), range).exceptionallyCompose(error -> {
-            Throwable cause = FacBackend.unwrap(error);
+            Throwable cause = Futures.unwrap(error);
             return CompletableFuture.failedFuture(cause instanceof RangeNotSatisfiableException past
                     ? new RangeNotSatisfiableException(key, past.range(), past.objectSize()) : cause);
         });
