@@ -94,11 +94,19 @@ public record SelectStatement(List<Item> items, String from, Query where, List<C
         return parts.stream().map(Object::toString).collect(Collectors.joining(", "));
     }
 
-    /** An entry of the SELECT list or an ORDER BY key; {@code toString()} prints it as SQL. */
+    /**
+     * An entry of the SELECT list or an ORDER BY key; {@code toString()} prints it as SQL.
+     *
+     * <pre>{@code
+     * for (Item item : statement.items()) {
+     *     if (item instanceof Aggregate a) { ... } else if (item instanceof ColumnItem c) { ... } else { ... } // *
+     * }
+     * }</pre>
+     */
     public sealed interface Item permits AllColumns, ColumnItem, Aggregate {
     }
 
-    /** {@code *}: every column of the object, in order. */
+    /** {@code *}: every column of the object, in order: {@code new AllColumns()} prints as {@code *}. */
     public record AllColumns() implements Item {
         @Override
         public String toString() {
@@ -107,7 +115,7 @@ public record SelectStatement(List<Item> items, String from, Query where, List<C
     }
 
     /**
-     * A column's values.
+     * A column's values: {@code new ColumnItem(Expressions.column("width"))} prints as {@code width}.
      *
      * @param column the column as written; a schema resolves it by name or alias, ignoring case
      */
@@ -124,6 +132,11 @@ public record SelectStatement(List<Item> items, String from, Query where, List<C
 
     /**
      * An aggregate over the selected rows (over each group, with GROUP BY).
+     *
+     * <pre>{@code
+     * new Aggregate(Function.COUNT, Optional.empty());                          // COUNT(*)
+     * new Aggregate(Function.SUM, Optional.of(Expressions.column("width")));    // SUM(width)
+     * }</pre>
      *
      * @param function the function
      * @param argument what it aggregates, empty only for {@code COUNT(*)}; the parser accepts a column, the type
@@ -144,7 +157,7 @@ public record SelectStatement(List<Item> items, String from, Query where, List<C
         }
     }
 
-    /** The aggregate functions, as SQL names them. */
+    /** The aggregate functions, as SQL names them: {@code Function.AVG.needsNumbers()} is true. */
     public enum Function {
         /** Rows, or with an argument its non-NULL values. */
         COUNT,
@@ -175,7 +188,8 @@ public record SelectStatement(List<Item> items, String from, Query where, List<C
     }
 
     /**
-     * An ORDER BY key.
+     * An ORDER BY key: {@code new SortKey(new ColumnItem(Expressions.column("width")), true)} prints as
+     * {@code width DESC}.
      *
      * @param item       a column or an aggregate (not {@code *})
      * @param descending whether DESC was written; ascending otherwise
