@@ -30,6 +30,9 @@ import java.util.function.Supplier;
  *                 | CAST '(' or AS (BIGINT | DOUBLE) ')' | '(' or ')'
  * </pre>
  *
+ * <p>{@link SelectParser} parses a SELECT statement around this grammar, on the same tokens: it reads the clauses
+ * and asks this parser for the expressions in them ({@link #value()}, {@link #condition()}, {@link #limit()}).
+ *
  * <p>Nodes are built with {@link Expressions}, so constants fold while parsing. With a schema, every node is also
  * type-checked as soon as it is built, so type errors carry the position of the offending operator or operand.
  * Input length and nesting depth are capped ({@link Query#MAX_LENGTH}, {@link Query#MAX_DEPTH}) so hostile input
@@ -39,17 +42,24 @@ final class Parser {
     private final String sql;
     private final List<Token> tokens;
     private final Binder binder;
+    /** Whether the statement keywords are reserved too: they are inside a SELECT statement. */
+    private final boolean statement;
     private final Map<Expression, Integer> depths = new IdentityHashMap<>();
     private int index;
     private int nesting;
 
     /** An expression and the offset where its text starts, for errors about it as an operand. */
-    private record Parsed(Expression expr, int offset) {
+    record Parsed(Expression expr, int offset) {
     }
 
-    private Parser(String sql, MetadataSchema schema) {
+    /**
+     * @param schema    resolves columns and checks types as nodes are built; null to check syntax and literals only
+     * @param statement whether {@code sql} is a SELECT statement, whose clause keywords are then reserved
+     */
+    Parser(String sql, MetadataSchema schema, boolean statement) {
         this.sql = sql;
         this.binder = schema == null ? null : new Binder(schema);
+        this.statement = statement;
         if (sql.length() > Query.MAX_LENGTH) {
             throw error("Input too long", "expected at most " + Query.MAX_LENGTH + " characters but found "
                     + sql.length(), Query.MAX_LENGTH);
@@ -59,19 +69,18 @@ final class Parser {
 
     /** Parses {@code sql}; when {@code schema} is not null, resolves columns and checks types as it goes. */
     static Query parse(String sql, MetadataSchema schema) {
-        return new Parser(sql, schema).query();
+        return new Parser(sql, schema, false).query();
     }
 
     private Query query() {
-        Parsed where;
+        Expression where;
         if (peek().isKeyword("LIMIT")) {
-            where = new Parsed(Expressions.alwaysTrue(), peek().start());
+            where = Expressions.alwaysTrue();
         } else if (peek().type() == Type.END) {
             throw syntax("a predicate", peek());
         } else {
-            where = or();
+            where = condition();
         }
-        requireBoolean(where, "a WHERE clause must be a BOOLEAN predicate");
         OptionalLong limit = OptionalLong.empty();
         if (peek().isKeyword("LIMIT")) {
             next();
@@ -81,10 +90,23 @@ final class Parser {
             throw syntax(limit.isPresent() ? "end of input after LIMIT " + limit.getAsLong()
                     : "AND, OR, LIMIT or end of input", peek());
         }
-        return new Query(where.expr(), limit);
+        return new Query(where, limit);
     }
 
-    private long limit() {
+    /** A WHERE predicate: {@code or}, which must be BOOLEAN. */
+    Expression condition() {
+        Parsed where = or();
+        requireBoolean(where, "a WHERE clause must be a BOOLEAN predicate");
+        return where.expr();
+    }
+
+    /** A value: {@code additive}, the operand of a comparison. */
+    Parsed value() {
+        return additive();
+    }
+
+    /** The integer after a LIMIT keyword that was just read. */
+    long limit() {
         Token t = next();
         String expected = "expected a non-negative integer after LIMIT but found ";
         if (t.type() == Type.INTEGER) {
@@ -347,7 +369,7 @@ final class Parser {
             default:
                 break;
         }
-        if (SqlPrinter.RESERVED.contains(upper)) {
+        if (isReserved(t)) {
             throw syntax("an expression", t);
         }
         if (peek().isSymbol("(")) {
@@ -494,11 +516,30 @@ final class Parser {
         return List.of();
     }
 
-    private Token peek() {
+    /** Whether {@code t} is a word that names no column unless double-quoted. */
+    boolean isReserved(Token t) {
+        if (t.type() != Type.WORD) {
+            return false;
+        }
+        String upper = t.text().toUpperCase(Locale.ROOT);
+        return SqlPrinter.RESERVED.contains(upper) || statement && SqlPrinter.STATEMENT_KEYWORDS.contains(upper);
+    }
+
+    /** The schema columns are resolved against; null when there is none. */
+    Binder binder() {
+        return binder;
+    }
+
+    Token peek() {
         return tokens.get(index);
     }
 
-    private Token next() {
+    /** The token after the next one (or END). */
+    Token peekSecond() {
+        return tokens.get(Math.min(index + 1, tokens.size() - 1));
+    }
+
+    Token next() {
         Token t = tokens.get(index);
         if (t.type() != Type.END) {
             index++;
@@ -506,7 +547,8 @@ final class Parser {
         return t;
     }
 
-    private String where(int offset) {
+    /** How messages name a position: {@code column 5}, or {@code line 2, column 3} in multi-line input. */
+    String where(int offset) {
         int lineStart = sql.lastIndexOf('\n', offset - 1) + 1;
         int column = offset - lineStart + 1;
         if (sql.indexOf('\n') < 0) {
@@ -521,16 +563,16 @@ final class Parser {
         return "line " + line + ", column " + column;
     }
 
-    private PredicateParseException syntax(String expected, Token found) {
+    PredicateParseException syntax(String expected, Token found) {
         return error("Syntax error", "expected " + expected + " but found " + found.describe(), found.start());
     }
 
-    private PredicateParseException error(String reason, String detail, int offset) {
+    PredicateParseException error(String reason, String detail, int offset) {
         return new PredicateParseException(reason, detail, sql, offset, null);
     }
 
     /** Re-raises a build or bind error at a position; its message is "Reason: detail". */
-    private PredicateParseException at(PredicateException ex, int offset) {
+    PredicateParseException at(PredicateException ex, int offset) {
         String message = ex.getMessage();
         int colon = message.indexOf(": ");
         String reason = colon < 0 ? "Invalid predicate" : message.substring(0, colon);

@@ -15,6 +15,14 @@ final class SqlPrinter implements ExpressionVisitor<Void> {
     static final Set<String> RESERVED = Set.of(
             "AND", "OR", "NOT", "IN", "LIKE", "IS", "NULL", "CAST", "AS", "LIMIT", "TRUE", "FALSE");
 
+    /**
+     * The clause keywords of a SELECT statement: reserved inside a statement, plain names in a WHERE predicate
+     * alone (a dataset may well have a column called {@code order}). Columns with these names print double-quoted
+     * too, so that a printed predicate reads back inside a statement.
+     */
+    static final Set<String> STATEMENT_KEYWORDS = Set.of(
+            "SELECT", "FROM", "WHERE", "GROUP", "ORDER", "BY", "ASC", "DESC");
+
     private static final Pattern PLAIN_IDENTIFIER = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
 
     // Precedence levels, loosest first; they mirror the parser's grammar.
@@ -45,10 +53,16 @@ final class SqlPrinter implements ExpressionVisitor<Void> {
 
     /** {@code name} as a SQL identifier, double-quoted when it is a keyword or not a plain identifier. */
     static String identifier(String name) {
-        if (PLAIN_IDENTIFIER.matcher(name).matches() && !RESERVED.contains(name.toUpperCase(Locale.ROOT))) {
+        if (PLAIN_IDENTIFIER.matcher(name).matches() && !isKeyword(name)) {
             return name;
         }
         return '"' + name.replace("\"", "\"\"") + '"';
+    }
+
+    /** Whether {@code word} is a keyword of predicates or of statements, ignoring case. */
+    static boolean isKeyword(String word) {
+        String upper = word.toUpperCase(Locale.ROOT);
+        return RESERVED.contains(upper) || STATEMENT_KEYWORDS.contains(upper);
     }
 
     static int precedence(Expression e) {

@@ -3,7 +3,7 @@ package io.layoutbench.api.predicate;
 import java.util.Locale;
 
 /**
- * A lexical token of predicate text.
+ * A lexical token of predicate or statement text.
  *
  * @param type  what kind of token
  * @param text  the characters as written (without quotes for {@link Type#STRING} and
@@ -23,7 +23,7 @@ record Token(Type type, String text, int start) {
         INTEGER,
         /** A number with a decimal point or an exponent. */
         DECIMAL,
-        /** An operator or punctuation: {@code ( ) , + - * / = <> != < <= > >=}. */
+        /** An operator or punctuation: {@code ( ) , ; + - * / = <> != < <= > >=}. */
         SYMBOL,
         END
     }
@@ -39,8 +39,7 @@ record Token(Type type, String text, int start) {
     /** How error messages name this token: {@code keyword AND}, {@code string 'abc'}, {@code end of input}. */
     String describe() {
         return switch (type) {
-            case WORD -> SqlPrinter.RESERVED.contains(text.toUpperCase(Locale.ROOT))
-                    ? "keyword " + text.toUpperCase(Locale.ROOT) : "identifier " + text;
+            case WORD -> SqlPrinter.isKeyword(text) ? "keyword " + text.toUpperCase(Locale.ROOT) : "identifier " + text;
             case QUOTED_IDENTIFIER -> "identifier \"" + text + "\"";
             case STRING -> "string " + shorten(SqlPrinter.quote(text));
             case INTEGER -> "integer " + shorten(text);

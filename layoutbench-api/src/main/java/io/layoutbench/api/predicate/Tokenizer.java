@@ -5,7 +5,7 @@ import io.layoutbench.api.predicate.Token.Type;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Splits predicate text into {@link Token}s, ending with one {@link Type#END} token. */
+/** Splits predicate or statement text into {@link Token}s, ending with one {@link Type#END} token. */
 final class Tokenizer {
     private final String sql;
     private int pos;
@@ -67,7 +67,7 @@ final class Tokenizer {
         }
         pos++;
         switch (c) {
-            case '(', ')', ',', '+', '-', '*', '/', '=':
+            case '(', ')', ',', ';', '+', '-', '*', '/', '=':
                 return new Token(Type.SYMBOL, String.valueOf(c), start);
             case '<':
                 if (pos < sql.length() && (sql.charAt(pos) == '=' || sql.charAt(pos) == '>')) {

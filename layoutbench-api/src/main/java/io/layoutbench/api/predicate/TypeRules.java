@@ -125,6 +125,13 @@ final class TypeRules {
         }
     }
 
+    /** SUM and AVG add their argument up, so it must be a number; COUNT, MIN and MAX take any type. */
+    static void aggregate(SelectStatement.Function function, Expression argument, Kind t) {
+        if (function.needsNumbers() && !t.mayBeNumeric()) {
+            throw mismatch(function + " needs a numeric column but " + excerpt(argument) + " is " + t.display());
+        }
+    }
+
     private static void requireNumeric(String what, Expression operand, Kind t) {
         if (!t.mayBeNumeric()) {
             throw mismatch(what + " but " + describe(operand, t) + " is not: expected BIGINT or DOUBLE but found "

@@ -12,6 +12,9 @@
  *       {@link io.layoutbench.api.dataset.MetadataRow}, selects rows of a
  *       {@link io.layoutbench.api.predicate.ColumnarTable} in bulk, and prunes row groups by
  *       {@link io.layoutbench.api.predicate.GroupStatistics}.</li>
+ *   <li>{@link io.layoutbench.api.predicate.SelectStatement#parse(String, io.layoutbench.api.dataset.MetadataSchema)}
+ *       reads {@code SELECT items FROM name [WHERE ...] [GROUP BY ...] [ORDER BY ...] [LIMIT n]} on the same
+ *       tokenizer and parser: the WHERE clause is this language, and errors give positions in the statement.</li>
  *   <li>{@link io.layoutbench.evaluation.paper.PaperQueries} lists the eleven queries of the LayoutBench paper.</li>
  * </ul>
  *

@@ -49,6 +49,8 @@ class PredicateErrorsTest {
                 unbound("width > 5 AND", 14, "Syntax error at column 14: expected an expression but found end of"
                         + " input"),
                 unbound("NOT", 4, "Syntax error at column 4: expected an expression but found end of input"),
+                unbound("width > 5;", 10,
+                        "Syntax error at column 10: expected AND, OR, LIMIT or end of input but found ';'"),
                 unbound("width 500", 7,
                         "Syntax error at column 7: expected AND, OR, LIMIT or end of input but found integer 500"),
                 unbound("width BETWEEN 1 AND 2", 7, "Syntax error at column 7: expected AND, OR, LIMIT or end of"

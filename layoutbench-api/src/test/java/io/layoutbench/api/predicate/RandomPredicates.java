@@ -19,7 +19,7 @@ import java.util.Random;
  */
 final class RandomPredicates {
     private static final ColumnType[] TYPES = ColumnType.values();
-    private static final String[] NAMES = {"a", "b", "c", "width", "label", "limit", "n_2", "Big"};
+    private static final String[] NAMES = {"a", "b", "c", "width", "label", "limit", "order", "n_2", "Big"};
     private static final long[] LONGS = {-3, -2, -1, 0, 1, 2, 3, 7, 100, Long.MAX_VALUE, Long.MIN_VALUE,
             4_611_686_018_427_387_904L};
     private static final double[] DOUBLES = {-2.5, -1.0, -0.0, 0.0, 0.5, 1.0, 1.5, 2.0, 3.0, 1e300};
