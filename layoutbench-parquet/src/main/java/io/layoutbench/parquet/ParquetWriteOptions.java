@@ -16,7 +16,8 @@ import java.util.Map;
  * }</pre>
  *
  * @param rowGroupSize       target bytes per row group (as buffered in memory before it is written); the writer
- *                           holds at most about one row group in memory
+ *                           holds at most about one row group in memory. A row group holds at least one row, so a
+ *                           blob over three times this size makes parquet-java log "Too much memory used" (harmless)
  * @param pageSize           target bytes per page; pages are checked after every row when there is a blob column,
  *                           so a blob page holds about this many bytes (at least one blob)
  * @param dictionaryPageSize largest dictionary per column chunk; a column whose dictionary would grow larger falls

@@ -59,16 +59,24 @@ public final class LayoutBenchCli implements Callable<Integer> {
     public static void main(String[] args) {
         System.setProperty("java.awt.headless", "true");
         // Libraries (the embedded S3 server, the AWS SDK) log through SLF4J: only warnings, unless asked.
-        if (System.getProperty("org.slf4j.simpleLogger.defaultLogLevel") == null) {
-            System.setProperty("org.slf4j.simpleLogger.defaultLogLevel",
-                    java.util.Arrays.asList(args).contains("--verbose") ? "info" : "warn");
-        }
+        setIfAbsent("org.slf4j.simpleLogger.defaultLogLevel",
+                java.util.Arrays.asList(args).contains("--verbose") ? "info" : "warn");
+        // parquet-java warns "Too much memory used" whenever a row group's buffers exceed 3x the row-group size.
+        // Small row groups of large images do that by design (fac's 256 KiB row groups hold one image of up to
+        // ~2 MB each), and only larger row groups would avoid it, which would change the files and the benchmark.
+        setIfAbsent("org.slf4j.simpleLogger.log.org.apache.parquet.hadoop.InternalParquetRecordWriter", "error");
         PrintWriter out = new PrintWriter(System.out, true);
         PrintWriter err = new PrintWriter(System.err, true);
         int exit = execute(args, out, err);
         out.flush();
         err.flush();
         System.exit(exit);
+    }
+
+    private static void setIfAbsent(String property, String value) {
+        if (System.getProperty(property) == null) {
+            System.setProperty(property, value);
+        }
     }
 
     /** Runs the command line in this process, writing to {@code out} and {@code err}; returns the exit code. */

@@ -2,12 +2,9 @@ package io.layoutbench.examples.cli;
 
 import static java.util.Objects.requireNonNull;
 
-import io.layoutbench.api.LayoutBenchException;
 import io.layoutbench.api.backend.ObjectBackend;
 import io.layoutbench.api.backend.ObjectBackends;
 import io.layoutbench.api.metrics.RequestMetrics;
-import io.layoutbench.backend.file.FileBackend;
-import io.layoutbench.backend.memory.MemoryBackend;
 import io.layoutbench.s3.embedded.EmbeddedS3Server;
 
 import picocli.CommandLine;
@@ -22,20 +19,26 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * The object store a command works on, opened from the {@code --backend} option:
+ * The object store a command works on, opened from the {@code --backend} option through
+ * {@link ObjectBackends#open(URI, Map, RequestMetrics)}, so the backends themselves come from their providers:
  * <ul>
- *   <li>{@code file}: a directory, {@code <data-dir>/objects};</li>
- *   <li>{@code mem}: the heap of this process (nothing survives the command);</li>
- *   <li>{@code s3-embedded}: an S3 server in this process (s3proxy), its buckets under {@code <data-dir>/s3};</li>
- *   <li>{@code s3://bucket/prefix}: a real bucket, through the S3 backend module ({@code --backend-property} passes
- *       its settings: region, endpoint, credentials ...).</li>
+ *   <li>{@code file}: {@code file:<data-dir>/objects}, without fsync (benchmark data can be generated again, and
+ *       ingest is several times faster);</li>
+ *   <li>{@code mem}: {@code mem:layoutbench}, the heap of this process (nothing survives the command);</li>
+ *   <li>{@code s3-embedded}: an S3 server in this process (s3proxy) over {@code <data-dir>/s3}, opened as
+ *       {@code s3://}{@value #EMBEDDED_BUCKET} with the server's backend properties;</li>
+ *   <li>{@code s3://bucket/prefix}: a real bucket ({@code --backend-property} passes its settings: region,
+ *       endpoint, credentials ...).</li>
  * </ul>
- * Closing the store closes the backend, then the embedded server if one was started.
+ * The {@code --backend-property} settings go to the S3 backend only, as documented. Closing the store closes the
+ * backend, then the embedded server if one was started.
  */
 final class Store implements AutoCloseable {
 
     /** The bucket the embedded S3 server holds the datasets in. */
     static final String EMBEDDED_BUCKET = "layoutbench";
+
+    private static final String KNOWN = "file, mem, s3-embedded or s3://bucket/prefix";
 
     private final ObjectBackend backend;
     private final String label;
@@ -52,34 +55,24 @@ final class Store implements AutoCloseable {
     /**
      * Opens the store {@code spec} names.
      *
-     * @throws IllegalArgumentException if {@code spec} is not a known backend
-     * @throws LayoutBenchException     if an S3 backend is asked for and the S3 modules are not on the class path
+     * @throws IllegalArgumentException if {@code spec} is not a known backend, or its backend is not on the class
+     *                                  path (the message lists the schemes found)
      */
     static Store open(String spec, Path dataDir, Map<String, String> properties) {
         requireNonNull(spec, "spec is null");
         String name = spec.strip();
-        switch (name.toLowerCase(Locale.ROOT)) {
-            case "file" -> {
-                Path root = dataDir.resolve("objects").toAbsolutePath().normalize();
-                // Benchmark data can be generated again, so puts skip fsync: ingest is several times faster.
-                FileBackend files = new FileBackend(root, FileBackend.Options.defaults().withFsync(false),
-                        RequestMetrics.NONE);
-                return new Store(files, "file", true, null);
-            }
-            case "mem" -> {
-                return new Store(new MemoryBackend(), "mem", false, null);
-            }
-            case "s3-embedded" -> {
-                return openEmbeddedS3(dataDir.resolve("s3").toAbsolutePath().normalize(), properties);
-            }
+        return switch (name.toLowerCase(Locale.ROOT)) {
+            case "file" -> new Store(open(dataDir.resolve("objects").toAbsolutePath().normalize().toUri(),
+                    Map.of("fsync", "false")), "file", true, null);
+            case "mem" -> new Store(open(URI.create("mem:layoutbench"), Map.of()), "mem", false, null);
+            case "s3-embedded" -> openEmbeddedS3(dataDir.resolve("s3").toAbsolutePath().normalize(), properties);
             default -> {
-                if (name.regionMatches(true, 0, "s3://", 0, 5)) {
-                    return openS3(name, properties);
+                if (!name.regionMatches(true, 0, "s3://", 0, 5)) {
+                    throw new IllegalArgumentException("Unknown backend '" + spec + "'; use " + KNOWN);
                 }
-                throw new IllegalArgumentException("Unknown backend '" + spec
-                        + "'; use file, mem, s3-embedded or s3://bucket/prefix");
+                yield new Store(open(uri(name), properties), name, true, null);
             }
-        }
+        };
     }
 
     /**
@@ -90,8 +83,7 @@ final class Store implements AutoCloseable {
     static void checkSpec(CommandLine cmd, String spec) {
         String name = spec.strip().toLowerCase(Locale.ROOT);
         if (!List.of("file", "mem", "s3-embedded").contains(name) && !name.startsWith("s3://")) {
-            throw new ParameterException(cmd, "Unknown backend '" + spec
-                    + "'; use file, mem, s3-embedded or s3://bucket/prefix");
+            throw new ParameterException(cmd, "Unknown backend '" + spec + "'; use " + KNOWN);
         }
     }
 
@@ -125,41 +117,29 @@ final class Store implements AutoCloseable {
         }
     }
 
-    private static Store openS3(String uri, Map<String, String> properties) {
-        requireS3Backend();
-        URI parsed;
+    private static ObjectBackend open(URI uri, Map<String, String> properties) {
+        return ObjectBackends.open(uri, properties, RequestMetrics.NONE);
+    }
+
+    private static URI uri(String uri) {
         try {
-            parsed = new URI(uri);
+            return new URI(uri);
         } catch (URISyntaxException e) {
             throw new IllegalArgumentException("Invalid backend URI '" + uri + "': " + e.getMessage(), e);
         }
-        if (parsed.getHost() == null || parsed.getHost().isEmpty()) {
-            throw new IllegalArgumentException("Backend URI '" + uri + "' names no bucket; use s3://bucket/prefix");
-        }
-        return new Store(ObjectBackends.open(parsed, properties, RequestMetrics.NONE), uri, true, null);
     }
 
     /** Starts an S3 server in this process over {@code storageDir} and opens its bucket {@value #EMBEDDED_BUCKET}. */
     private static Store openEmbeddedS3(Path storageDir, Map<String, String> extraProperties) {
-        requireS3Backend();
         EmbeddedS3Server server = EmbeddedS3Server.start(storageDir);
         try {
             server.createBucket(EMBEDDED_BUCKET);
             Map<String, String> properties = new LinkedHashMap<>(server.backendProperties());
             properties.putAll(extraProperties);
-            ObjectBackend backend = ObjectBackends.open(URI.create("s3://" + EMBEDDED_BUCKET), properties,
-                    RequestMetrics.NONE);
-            return new Store(backend, "s3-embedded", true, server);
+            return new Store(open(URI.create("s3://" + EMBEDDED_BUCKET), properties), "s3-embedded", true, server);
         } catch (RuntimeException e) {
             server.close();
             throw e;
-        }
-    }
-
-    private static void requireS3Backend() {
-        if (!ObjectBackends.schemes().contains("s3")) {
-            throw new LayoutBenchException("The S3 backend module (layoutbench-s3) is not on the class path; "
-                    + "use --backend file or mem");
         }
     }
 }

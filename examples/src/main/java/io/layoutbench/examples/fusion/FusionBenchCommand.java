@@ -36,7 +36,7 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "bench", mixinStandardHelpOptions = true,
         description = {"Fusion against the baseline on TPC-H lineitem (Snappy, dictionary): SELECT col FROM lineitem "
-                + "WHERE col < v at 1% selectivity for every column; a selectivity sweep on l_extendedprice and "
+                + "WHERE col < v at 1%% selectivity for every column; a selectivity sweep on l_extendedprice and "
                 + "l_linestatus (the paper's columns 5 and 9); the filter and projection of TPC-H Q1 and Q6. Median "
                 + "and p99 modelled latency over --runs runs, and the bytes that crossed the network.",
             "Both stores are RS(9,6) over nine directories; Fusion's with FAC (no chunk split), the baseline's with "

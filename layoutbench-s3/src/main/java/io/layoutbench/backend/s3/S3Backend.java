@@ -8,6 +8,8 @@ import io.layoutbench.api.backend.ObjectInfo;
 import io.layoutbench.api.backend.ObjectKeys;
 import io.layoutbench.api.backend.ObjectNotFoundException;
 import io.layoutbench.api.backend.RangeNotSatisfiableException;
+import io.layoutbench.api.backend.Retrier;
+import io.layoutbench.api.backend.RetryPolicy;
 import io.layoutbench.api.backend.StorageException;
 import io.layoutbench.api.metrics.RequestKind;
 import io.layoutbench.api.metrics.RequestMetrics;
@@ -32,7 +34,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.Semaphore;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -89,10 +90,11 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  *       {@link ObjectNotFoundException}, 403 {@code AccessDeniedException}, 416 {@link RangeNotSatisfiableException};
  *       429, 500, 502, 503, 504, resets and timeouts are {@code TransientStorageException}s.
  *   <li><b>Retries</b>: every request, reads included, is retried on transient failures by this backend under its
- *       {@link RetryPolicy}, and each attempt and retry is counted. The CRT client also retries 500, 503 and I/O
- *       errors inside one request, and it cannot be told not to: its retry count 0 means "the default", 3. This
- *       backend sets it to 1, the least it allows, so one request counted here may be up to two HTTP requests on
- *       the wire when the store fails; without failures the counts are exact.
+ *       {@link RetryPolicy} with the api's {@link Retrier}, and each attempt and retry is counted; the failures
+ *       the list above calls transient are the ones retried. The CRT client also retries 500, 503 and I/O errors
+ *       inside one request, and it cannot be told not to: its retry count 0 means "the default", 3. This backend
+ *       sets it to 1, the least it allows, so one request counted here may be up to two HTTP requests on the wire
+ *       when the store fails; without failures the counts are exact.
  *   <li><b>Credentials</b> never appear in {@link #uri()}, {@link #toString()}, log lines or exception messages.
  * </ul>
  *
@@ -784,8 +786,7 @@ public final class S3Backend implements ObjectBackend {
                 return thread;
             });
             this.scheduler.setRemoveOnCancelPolicy(true);
-            this.retrier = new Retrier(options.retryPolicy(), this::schedule, System::nanoTime,
-                    () -> ThreadLocalRandom.current().nextDouble());
+            this.retrier = new Retrier(options.retryPolicy(), this::schedule);
             try {
                 this.client = buildClient(options, region);
             } catch (RuntimeException e) {

@@ -26,7 +26,8 @@ import software.amazon.awssdk.core.exception.SdkClientException;
  *
  * <p>Transient: HTTP 429, 500, 502, 503, 504 and the error codes S3 uses for them (SlowDown, InternalError,
  * RequestTimeout ...), I/O failures of the connection (reset, closed, refused, a body cut short) and attempt
- * timeouts. Throttled: 429, 503 and the throttling codes. Everything else is permanent.
+ * timeouts. Throttled: 429, 503 and the throttling codes. Everything else is permanent. This is what the S3 backend
+ * plugs into the api's {@code Retrier}: the transient ones are retried, the rest fail at once.
  */
 final class S3Errors {
 

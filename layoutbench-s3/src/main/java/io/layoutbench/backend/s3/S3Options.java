@@ -2,6 +2,8 @@ package io.layoutbench.backend.s3;
 
 import static java.util.Objects.requireNonNull;
 
+import io.layoutbench.api.backend.RetryPolicy;
+
 import java.net.URI;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;

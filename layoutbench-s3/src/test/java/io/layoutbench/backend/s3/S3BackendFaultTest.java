@@ -8,6 +8,7 @@ import io.layoutbench.api.backend.ByteRange;
 import io.layoutbench.api.backend.ObjectBackend;
 import io.layoutbench.api.backend.ObjectInfo;
 import io.layoutbench.api.backend.ObjectNotFoundException;
+import io.layoutbench.api.backend.RetryPolicy;
 import io.layoutbench.api.backend.TransientStorageException;
 import io.layoutbench.api.metrics.MetricsSnapshot;
 import io.layoutbench.api.metrics.QueryMetrics;

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.layoutbench.api.backend.ObjectBackend;
 import io.layoutbench.api.backend.ObjectBackends;
+import io.layoutbench.api.backend.RetryPolicy;
 import io.layoutbench.api.metrics.RequestMetrics;
 
 import java.net.URI;

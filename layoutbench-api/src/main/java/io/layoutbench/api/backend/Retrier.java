@@ -1,9 +1,7 @@
-package io.layoutbench.backend.s3;
+package io.layoutbench.api.backend;
 
 import static java.util.Objects.requireNonNull;
 
-import io.layoutbench.api.backend.StorageException;
-import io.layoutbench.api.backend.TransientStorageException;
 import io.layoutbench.api.metrics.RequestKind;
 import io.layoutbench.api.metrics.RequestMetrics;
 
@@ -11,6 +9,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.function.DoubleSupplier;
 import java.util.function.Function;
@@ -21,19 +20,43 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs an asynchronous request under a {@link RetryPolicy}: counts every attempt as a request and every retry as a
- * retry, waits with exponential backoff and full jitter between attempts, gives up after the policy's attempts or
- * time limit, and counts the final failure. Failures are translated into {@link StorageException}s first; only
- * {@link StorageException#isTransient() transient} ones are retried.
+ * Retries a backend's asynchronous requests under a {@link RetryPolicy}: counts every attempt as a request and every
+ * retry as a retry in the caller's {@link RequestMetrics}, waits with exponential backoff and full jitter between
+ * attempts, gives up after the policy's attempts or time limit, and counts the final failure.
  *
- * <p>The delays run on a {@link Scheduler}, the clock and the jitter are injected: tests drive all three. Thread-safe.
+ * <p>What is worth retrying is the backend's to say, and it says it in the library's own terms: the {@code translate}
+ * function it passes to {@link #run} turns its client's failure into a {@link StorageException}, and only those whose
+ * {@link StorageException#isTransient()} is true (a {@link TransientStorageException}: throttling, 5xx, a reset, a
+ * timeout) are tried again. The retrier knows nothing of any client or protocol.
+ *
+ * <p>It does not time attempts out itself: a backend that enforces {@link RetryPolicy#attemptTimeout()} fails the
+ * attempt's future when it is over, with a failure it translates as transient.
+ *
+ * <pre>{@code
+ * // A backend's timer thread; closing the backend shuts it down, and retries waiting on it fail.
+ * Retrier retrier = new Retrier(RetryPolicy.defaults(),
+ *         (task, delayNanos) -> timer.schedule(task, delayNanos, TimeUnit.NANOSECONDS));
+ * String what = "GET http://host/data/shard-0.tar [0, 512)";
+ * CompletableFuture<ByteBuffer> header = retrier.run(RequestKind.RANGE_GET, metrics, what,
+ *         () -> client.get("shard-0.tar", 0, 512),
+ *         failure -> failure instanceof IOException
+ *                 ? new TransientStorageException(what + ": " + failure.getMessage(), failure, false)
+ *                 : new StorageException(what + ": " + failure, failure));
+ * }</pre>
+ *
+ * <p><b>Thread safety:</b> thread-safe. One retrier serves any number of concurrent {@link #run} calls; each call
+ * keeps its own state. The delays run on the injected {@link Scheduler}; the clock and the jitter are injected too,
+ * so tests drive all three.
  */
-final class Retrier {
+public final class Retrier {
 
-    /** Runs a task after a delay. */
+    /** Runs a task after a delay: a backend's timer thread, or a fake clock in tests. */
     @FunctionalInterface
-    interface Scheduler {
-        /** Runs {@code task} after {@code delayNanos}. */
+    public interface Scheduler {
+        /**
+         * Runs {@code task} after {@code delayNanos}. May throw {@link RejectedExecutionException} once the
+         * backend is closed; the retry then fails, saying so.
+         */
         void schedule(Runnable task, long delayNanos);
     }
 
@@ -44,17 +67,26 @@ final class Retrier {
     private final LongSupplier nanoClock;
     private final DoubleSupplier jitter;
 
+    /** A retrier on the system clock ({@link System#nanoTime()}) with uniformly random jitter. */
+    public Retrier(RetryPolicy policy, Scheduler scheduler) {
+        this(policy, scheduler, System::nanoTime, () -> ThreadLocalRandom.current().nextDouble());
+    }
+
     /**
-     * @param jitter uniform in {@code [0, 1)}; the wait before a retry is {@code jitter × backoffCap}
+     * A retrier on an injected clock and jitter, for tests.
+     *
+     * @param nanoClock a monotonic clock in nanoseconds, for the policy's time limit
+     * @param jitter    uniform in {@code [0, 1)}; the wait before a retry is {@code jitter × backoffCap}
      */
-    Retrier(RetryPolicy policy, Scheduler scheduler, LongSupplier nanoClock, DoubleSupplier jitter) {
+    public Retrier(RetryPolicy policy, Scheduler scheduler, LongSupplier nanoClock, DoubleSupplier jitter) {
         this.policy = requireNonNull(policy, "policy is null");
         this.scheduler = requireNonNull(scheduler, "scheduler is null");
         this.nanoClock = requireNonNull(nanoClock, "nanoClock is null");
         this.jitter = requireNonNull(jitter, "jitter is null");
     }
 
-    RetryPolicy policy() {
+    /** The policy this retrier follows. */
+    public RetryPolicy policy() {
         return policy;
     }
 
@@ -63,14 +95,22 @@ final class Retrier {
      *
      * @param kind      the request kind to count
      * @param metrics   where to count
-     * @param what      the request, for messages: {@code GET s3://bucket/key [0, 100)}
-     * @param attempt   starts one attempt; called once per attempt (after {@code onRequestStarted})
-     * @param translate turns an attempt's failure into a {@link StorageException}
+     * @param what      the request, for messages: {@code GET s3://bucket/key [0, 100)}; free of credentials
+     * @param attempt   starts one attempt; called once per attempt (after {@code onRequestStarted}). It may fail
+     *                  its future or throw a {@link RuntimeException}: both are translated
+     * @param translate turns an attempt's failure (with {@link CompletionException} and {@link ExecutionException}
+     *                  wrappers removed) into a {@link StorageException}; transient ones are retried
      * @return the first successful result, or a failure: the permanent error as translated, or a
-     *         {@link TransientStorageException} that says how many attempts were made and over how long
+     *         {@link TransientStorageException} that says how many attempts were made and over how long. Completing
+     *         the returned future (cancelling it) starts no further attempt.
      */
-    <T> CompletableFuture<T> run(RequestKind kind, RequestMetrics metrics, String what,
+    public <T> CompletableFuture<T> run(RequestKind kind, RequestMetrics metrics, String what,
             Supplier<CompletableFuture<T>> attempt, Function<Throwable, StorageException> translate) {
+        requireNonNull(kind, "kind is null");
+        requireNonNull(metrics, "metrics is null");
+        requireNonNull(what, "what is null");
+        requireNonNull(attempt, "attempt is null");
+        requireNonNull(translate, "translate is null");
         CompletableFuture<T> result = new CompletableFuture<>();
         new Run<>(kind, metrics, what, attempt, translate, result, nanoClock.getAsLong()).attempt(1);
         return result;
@@ -157,8 +197,8 @@ final class Retrier {
         }
     }
 
-    /** The cause of a {@link CompletionException} or {@link ExecutionException}. */
-    static Throwable unwrap(Throwable failure) {
+    /** The cause of a {@link CompletionException} or {@link ExecutionException}, however deeply wrapped. */
+    public static Throwable unwrap(Throwable failure) {
         Throwable t = failure;
         while ((t instanceof CompletionException || t instanceof ExecutionException) && t.getCause() != null) {
             t = t.getCause();

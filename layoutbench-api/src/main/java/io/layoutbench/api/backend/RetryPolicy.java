@@ -1,26 +1,29 @@
-package io.layoutbench.backend.s3;
+package io.layoutbench.api.backend;
 
 import static java.util.Objects.requireNonNull;
 
 import java.time.Duration;
 
 /**
- * How the S3 backend retries a request that failed transiently (HTTP 500, 502, 503 SlowDown, 504, 429, a reset
- * or closed connection, a timeout): up to {@code maxAttempts} attempts in all, waiting between them a random time
- * up to {@code baseDelay × 2^(retry - 1)}, capped at {@code maxDelay} ("full jitter"), and never starting an attempt
- * that would begin after {@code timeLimit} from the first. Each attempt may take at most {@code attemptTimeout};
- * one that takes longer is cancelled (its connection closed) and counts as a transient failure. Permanent errors
- * (403, 404, 416, other 4xx) are never retried.
+ * How a backend retries a request that failed transiently (its failure translated into a
+ * {@link TransientStorageException}: throttling, a 5xx answer, a reset or closed connection, a timeout): up to
+ * {@code maxAttempts} attempts in all, waiting between them a random time up to {@code baseDelay × 2^(retry - 1)},
+ * capped at {@code maxDelay} ("full jitter"), and never starting an attempt that would begin after {@code timeLimit}
+ * from the first. Each attempt may take at most {@code attemptTimeout}; the backend cancels one that takes longer,
+ * and that counts as a transient failure. Permanent errors (not found, access denied, a range past the end) are never
+ * retried. {@link Retrier} follows a policy.
  *
  * <pre>{@code
  * RetryPolicy quick = RetryPolicy.defaults().withMaxAttempts(3).withAttemptTimeout(Duration.ofSeconds(2));
  * }</pre>
  *
+ * <p>Immutable and thread-safe.
+ *
  * @param maxAttempts    attempts in all, the first included; at least 1
  * @param baseDelay      the first retry waits up to this long; positive
  * @param maxDelay       no wait is longer; at least {@code baseDelay}
  * @param timeLimit      no retry starts later than this after the first attempt started; positive
- * @param attemptTimeout one attempt (one HTTP request of at most one part) may take this long; positive
+ * @param attemptTimeout one attempt (one request) may take this long; positive
  */
 public record RetryPolicy(int maxAttempts, Duration baseDelay, Duration maxDelay, Duration timeLimit,
         Duration attemptTimeout) {
@@ -43,8 +46,7 @@ public record RetryPolicy(int maxAttempts, Duration baseDelay, Duration maxDelay
     }
 
     /**
-     * {@value #DEFAULT_MAX_ATTEMPTS} attempts, 50 ms base delay, 5 s cap, 2 min time limit, 30 s per attempt (a
-     * part is at most the part size, 8 MiB by default).
+     * {@value #DEFAULT_MAX_ATTEMPTS} attempts, 50 ms base delay, 5 s cap, 2 min time limit, 30 s per attempt.
      */
     public static RetryPolicy defaults() {
         return new RetryPolicy(DEFAULT_MAX_ATTEMPTS, Duration.ofMillis(50), Duration.ofSeconds(5),

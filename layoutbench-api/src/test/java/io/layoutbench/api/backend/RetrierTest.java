@@ -1,11 +1,8 @@
-package io.layoutbench.backend.s3;
+package io.layoutbench.api.backend;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.layoutbench.api.backend.AccessDeniedException;
-import io.layoutbench.api.backend.StorageException;
-import io.layoutbench.api.backend.TransientStorageException;
 import io.layoutbench.api.metrics.MetricsSnapshot;
 import io.layoutbench.api.metrics.QueryMetrics;
 import io.layoutbench.api.metrics.RequestKind;
@@ -17,6 +14,7 @@ import java.util.Deque;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 
@@ -158,6 +156,45 @@ class RetrierTest {
 
         assertThat(result.join()).isEqualTo("ok");
         assertThat(metrics.snapshot().retries()).containsEntry(RequestKind.LIST, 1L);
+    }
+
+    @Test
+    void cancellingTheResultStartsNoFurtherAttempt() {
+        AtomicInteger calls = new AtomicInteger();
+        CompletableFuture<String> result = retrier(POLICY, 0.5).run(RequestKind.GET, metrics, "GET x",
+                failing(calls, slowDown(), slowDown()), AS_IS);
+        result.cancel(false);
+        time.runAll();
+
+        assertThat(calls.get()).isEqualTo(1);
+        assertThat(metrics.snapshot().requests(RequestKind.GET)).isEqualTo(1);
+    }
+
+    @Test
+    void aRetryTheSchedulerRejectsFailsSayingTheBackendIsClosed() {
+        Retrier closed = new Retrier(POLICY, (task, delayNanos) -> {
+            throw new RejectedExecutionException("shut down");
+        }, () -> 0L, () -> 0.5);
+        CompletableFuture<String> result = closed.run(RequestKind.GET, metrics, "GET x",
+                failing(new AtomicInteger(), slowDown()), AS_IS);
+
+        assertThatThrownBy(result::join).cause().isInstanceOf(StorageException.class)
+                .hasMessage("GET x: cannot retry, the backend is closed")
+                .hasCauseInstanceOf(TransientStorageException.class);
+    }
+
+    @Test
+    void aTranslationThatThrowsIsAPermanentFailureNamingBoth() {
+        CompletableFuture<String> result = retrier(POLICY, 0.5).run(RequestKind.PUT, metrics, "PUT x",
+                failing(new AtomicInteger(), new IllegalStateException("boom")), t -> {
+                    throw new IllegalArgumentException("no translation");
+                });
+        time.runAll();
+
+        assertThatThrownBy(result::join).cause().isInstanceOf(StorageException.class)
+                .hasMessageStartingWith("PUT x: failed, and translating the failure failed")
+                .satisfies(e -> assertThat(((StorageException) e).isTransient()).isFalse());
+        assertThat(metrics.snapshot().failures()).containsEntry(RequestKind.PUT, 1L);
     }
 
     @Test
