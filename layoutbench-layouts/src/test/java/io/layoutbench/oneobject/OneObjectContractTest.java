@@ -7,7 +7,7 @@ import io.layoutbench.api.layout.StorageLayouts;
 import io.layoutbench.backend.memory.MemoryBackend;
 import io.layoutbench.layouts.contract.PaperReference;
 
-/** The layout contract for the test-only one-object layout, found by its services line like any layout. */
+/** The layout contract for the test-only one-object layout (found by its services line), its model included. */
 class OneObjectContractTest extends StorageLayoutContractTest {
 
     @Override
@@ -23,5 +23,11 @@ class OneObjectContractTest extends StorageLayoutContractTest {
     @Override
     protected ReferenceWorkload referenceWorkload() {
         return PaperReference.tiny();
+    }
+
+    /** Its model encodes the metadata block as the writer does: exact, metadata included. */
+    @Override
+    protected double modelMetadataTolerance() {
+        return 0;
     }
 }

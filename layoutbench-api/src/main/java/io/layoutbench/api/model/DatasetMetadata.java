@@ -118,6 +118,11 @@ public final class DatasetMetadata {
         return sizes[row];
     }
 
+    /** Every sample's size, in storage order: a copy. */
+    public long[] sizes() {
+        return sizes.clone();
+    }
+
     /** Sum of all samples' sizes. */
     public long payloadBytes() {
         return payloadBytes;

@@ -3,6 +3,8 @@ package io.layoutbench.api.layout;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowable;
+import static org.assertj.core.api.Assertions.within;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.layoutbench.api.LayoutBenchException;
 import io.layoutbench.api.backend.ObjectBackend;
@@ -14,6 +16,9 @@ import io.layoutbench.api.dataset.MetadataRow;
 import io.layoutbench.api.dataset.MetadataSchema;
 import io.layoutbench.api.dataset.Sample;
 import io.layoutbench.api.metrics.MetricsSnapshot;
+import io.layoutbench.api.model.DatasetMetadata;
+import io.layoutbench.api.model.LayoutModel;
+import io.layoutbench.api.model.SupportsModelling;
 import io.layoutbench.api.network.NetworkProfiles;
 import io.layoutbench.api.predicate.BoundQuery;
 import io.layoutbench.api.predicate.Expressions;
@@ -44,7 +49,12 @@ import org.junit.jupiter.api.TestInstance;
  * trips, without a {@code filename} or {@code filesize_bytes} column; a reference workload (the LayoutBench
  * paper's Q1-Q11 over its ImageNet schema, given by the subclass) returns exactly what a row-at-a-time evaluation
  * of the source returns, in both retrieval modes; a plan's bytes and requests are what the query then transfers;
- * and a damaged object is named in the error, or repaired (for layouts with redundancy), never returned silently.
+ * a damaged object is named in the error, or repaired (for layouts with redundancy), never returned silently; and a
+ * layout that models itself ({@link SupportsModelling}) plans, from the reference dataset's metadata alone, what the
+ * written dataset plans: the same samples, payload, requests and round trips, in both modes, at several coalescing
+ * gaps, with the default read budget and none, data ranges exact unless {@link #modelBytesPerPage()} allows a few
+ * bytes per page (what a model cannot know without the samples' bytes, such as a Parquet page header's CRC length),
+ * cold metadata bytes within {@link #modelMetadataTolerance()}.
  *
  * <pre>{@code
  * class L2ContractTest extends StorageLayoutContractTest {
@@ -68,6 +78,9 @@ public abstract class StorageLayoutContractTest {
     static final MetadataSchema CUSTOM = new MetadataSchema(List.of(new Column("speaker", ColumnType.STRING),
             new Column("seconds", ColumnType.DOUBLE), new Column("frames", ColumnType.BIGINT),
             new Column("clean", ColumnType.BOOLEAN)));
+
+    /** Coalescing gaps the model is compared at: touching only, a GET's price in bytes, t3.medium's break-even, 4 MiB. */
+    static final List<Long> MODEL_GAPS = List.of(0L, 4_444L, 384_000L, 4L << 20);
 
     /** Queries over {@link #CUSTOM}: equality, ranges, booleans, NULL tests, LIKE, OR, arithmetic, LIMIT. */
     static final List<String> CUSTOM_QUERIES = List.of(
@@ -114,6 +127,24 @@ public abstract class StorageLayoutContractTest {
      */
     protected boolean reportsDamage() {
         return true;
+    }
+
+    /** For a layout that models itself: the write settings whose models are compared with written datasets. */
+    protected List<Map<String, String>> modelSettings() {
+        return List.of(writeOptions());
+    }
+
+    /**
+     * For a layout that models itself: bytes a modelled data request may differ by per page it spans (16 KiB of a
+     * request count as a page); 0, the default, means exact.
+     */
+    protected long modelBytesPerPage() {
+        return 0;
+    }
+
+    /** For a layout that models itself: relative error allowed on a cold client's metadata bytes. */
+    protected double modelMetadataTolerance() {
+        return 0.01;
     }
 
     @BeforeAll
@@ -269,6 +300,88 @@ public abstract class StorageLayoutContractTest {
                 assertThat(returned).containsExactlyElementsOf(written);
             }
         }
+    }
+
+    @Test
+    void theModelPlansWhatTheWrittenDatasetPlans() {
+        assumeTrue(layout() instanceof SupportsModelling, layout().name() + " does not model itself");
+        ReferenceWorkload workload = referenceWorkload();
+        DatasetMetadata.Builder metadata = DatasetMetadata.builder("reference", workload.schema());
+        List<Sample> samples = new ArrayList<>();
+        for (Iterator<Sample> it = workload.samples().get(); it.hasNext(); ) {
+            Sample sample = it.next();
+            samples.add(sample);
+            metadata.add(sample.metadata(), sample.size());
+        }
+        DatasetMetadata data = metadata.build();
+        SupportsModelling modelling = (SupportsModelling) layout();
+        for (Map<String, String> options : modelSettings()) {
+            LayoutModel model = modelling.model(data, options);
+            assertThat(model.layout()).isEqualTo(layout().name());
+            try (ObjectBackend backend = newBackend()) {
+                try (DatasetWriter writer = layout().create(backend, "modelled", workload.schema(), options)) {
+                    samples.forEach(writer::add);
+                    writer.commit();
+                }
+                try (Dataset dataset = layout().open(backend, "modelled")) {
+                    compare(workload, options, model, dataset);
+                }
+            }
+        }
+    }
+
+    private void compare(ReferenceWorkload workload, Map<String, String> options, LayoutModel model,
+            Dataset dataset) {
+        for (RetrievalMode mode : RetrievalMode.values()) {
+            for (long gap : mode == RetrievalMode.PAPER ? List.of(0L) : MODEL_GAPS) {
+                for (double budget : new double[] {QueryOptions.DEFAULT_MAX_READ_AMPLIFICATION,
+                        Double.POSITIVE_INFINITY}) {
+                    QueryOptions queryOptions = QueryOptions.defaults().withMode(mode).withCoalesceGapBytes(gap)
+                            .withMaxReadAmplification(budget);
+                    for (Map.Entry<String, String> q : workload.queries().entrySet()) {
+                        Query query = Query.parse(q.getValue(), workload.schema());
+                        String what = layout().name() + " " + options + " " + mode + " gap " + gap + " budget "
+                                + budget + " " + q.getKey();
+                        assertSamePlan(what, model.plan(query, queryOptions), dataset.plan(query, queryOptions));
+                    }
+                }
+            }
+        }
+    }
+
+    private void assertSamePlan(String what, RetrievalPlan mine, RetrievalPlan real) {
+        assertThat(mine.samples()).as(what + ": samples").isEqualTo(real.samples());
+        assertThat(mine.payloadBytes()).as(what + ": payload").isEqualTo(real.payloadBytes());
+        assertThat(mine.dataRequests()).as(what + ": data requests").hasSameSizeAs(real.dataRequests());
+        long bytesPerPage = modelBytesPerPage();
+        List<String> mismatches = new ArrayList<>();
+        for (int i = 0; i < real.dataRequests().size(); i++) {
+            PlannedRequest m = mine.dataRequests().get(i);
+            PlannedRequest r = real.dataRequests().get(i);
+            long allowed = bytesPerPage * Math.max(1, r.bytes() / (16 << 10));
+            if (m.kind() != r.kind() || Math.abs(m.range().length() - r.range().length()) > allowed
+                    || bytesPerPage == 0 && m.range().offset() != r.range().offset()) {
+                mismatches.add(i + ": " + m.kind() + " " + m.range() + " vs " + r.kind() + " " + r.range());
+            }
+        }
+        assertThat(mismatches).as(what + ": requests that differ").isEmpty();
+        long mineBytes = bytes(mine.dataRequests());
+        long realBytes = bytes(real.dataRequests());
+        if (bytesPerPage == 0) {
+            assertThat(mineBytes).as(what + ": bytes").isEqualTo(realBytes);
+        } else {
+            assertThat((double) mineBytes).as(what + ": bytes").isCloseTo(realBytes, within(realBytes * 1e-5 + 64));
+        }
+        assertThat(mine.metadataRequests()).as(what + ": cold metadata requests")
+                .hasSameSizeAs(real.metadataRequests());
+        assertThat(mine.metadataRounds()).as(what + ": cold metadata round trips").isEqualTo(real.metadataRounds());
+        long coldBytes = bytes(real.metadataRequests());
+        assertThat((double) bytes(mine.metadataRequests())).as(what + ": cold metadata bytes")
+                .isCloseTo(coldBytes, within(coldBytes * modelMetadataTolerance()));
+    }
+
+    private static long bytes(List<PlannedRequest> requests) {
+        return requests.stream().mapToLong(PlannedRequest::bytes).sum();
     }
 
     /** A sample as a query returns it: its metadata and its bytes' checksum. */

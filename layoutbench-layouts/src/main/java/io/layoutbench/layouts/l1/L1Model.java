@@ -40,18 +40,10 @@ final class L1Model implements LayoutModel {
                 L1Writer.SAMPLES);
         Map<String, ColumnModel> extras = new HashMap<>();
         extras.put(MetadataParquet.CRC32C, ColumnModel.distinctLongs());
-        extras.put(MetadataParquet.DATA_SIZE, ColumnModel.longs(sizes(data)));
+        extras.put(MetadataParquet.DATA_SIZE, ColumnModel.longs(data.sizes()));
         this.table = MetadataTableModel.of(GenerationalDatasetWriter.objectKey("",
                 GenerationalDatasetWriter.MODELLED_GENERATION, L1Writer.METADATA), data,
                 L1Writer.tableSchema(data.schema()), extras);
-    }
-
-    static long[] sizes(DatasetMetadata data) {
-        long[] sizes = new long[data.sampleCount()];
-        for (int row = 0; row < sizes.length; row++) {
-            sizes[row] = data.size(row);
-        }
-        return sizes;
     }
 
     @Override

@@ -46,9 +46,8 @@ final class L2Model implements LayoutModel {
         this.dataOffset = new long[n];
         SampleKeys keys = SampleKeys.of(data.schema());
         TarPacking packing = new TarPacking(shardSize);
-        long[] sizes = new long[n];
+        long[] sizes = data.sizes();
         for (int row = 0; row < n; row++) {
-            sizes[row] = data.size(row);
             long written = packing.written();
             dataOffset[row] = packing.place(keys.key(data.metadata(), row), sizes[row]);
             if (packing.shard() == shardKeys.size()) {

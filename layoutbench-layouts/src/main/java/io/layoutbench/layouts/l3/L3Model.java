@@ -62,7 +62,7 @@ final class L3Model implements LayoutModel {
         }
         for (Column extra : tableSchema.extraColumns()) {
             columns.add(extra.name().equals(MetadataParquet.CRC32C) ? ColumnModel.distinctLongs()
-                    : ColumnModel.longs(sizes(data)));
+                    : ColumnModel.longs(data.sizes()));
         }
         int nameBytes = 0;
         for (String name : tableSchema.physicalNames()) {
@@ -84,14 +84,6 @@ final class L3Model implements LayoutModel {
         if (part != null) {
             parts.add(part.finish());
         }
-    }
-
-    private static long[] sizes(DatasetMetadata data) {
-        long[] sizes = new long[data.sampleCount()];
-        for (int row = 0; row < sizes.length; row++) {
-            sizes[row] = data.size(row);
-        }
-        return sizes;
     }
 
     @Override

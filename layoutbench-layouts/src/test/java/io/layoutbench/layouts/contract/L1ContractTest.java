@@ -8,7 +8,7 @@ import io.layoutbench.backend.memory.MemoryBackend;
 
 import java.util.Map;
 
-/** The layout contract for l1. */
+/** The layout contract for l1, its model included. */
 class L1ContractTest extends StorageLayoutContractTest {
 
     @Override

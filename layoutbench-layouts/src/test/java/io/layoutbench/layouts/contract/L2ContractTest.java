@@ -6,9 +6,10 @@ import io.layoutbench.api.layout.StorageLayoutContractTest;
 import io.layoutbench.api.layout.StorageLayouts;
 import io.layoutbench.backend.memory.MemoryBackend;
 
+import java.util.List;
 import java.util.Map;
 
-/** The layout contract for l2. */
+/** The layout contract for l2, its model included. */
 class L2ContractTest extends StorageLayoutContractTest {
 
     @Override
@@ -24,6 +25,11 @@ class L2ContractTest extends StorageLayoutContractTest {
     @Override
     protected Map<String, String> writeOptions() {
         return Map.of("shard-size", "1MB");
+    }
+
+    @Override
+    protected List<Map<String, String>> modelSettings() {
+        return List.of(Map.of("shard-size", "64MB"), Map.of("shard-size", "4MB"));
     }
 
     @Override

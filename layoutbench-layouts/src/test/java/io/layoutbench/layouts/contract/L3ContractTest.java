@@ -6,9 +6,10 @@ import io.layoutbench.api.layout.StorageLayoutContractTest;
 import io.layoutbench.api.layout.StorageLayouts;
 import io.layoutbench.backend.memory.MemoryBackend;
 
+import java.util.List;
 import java.util.Map;
 
-/** The layout contract for l3. */
+/** The layout contract for l3, its model included. */
 class L3ContractTest extends StorageLayoutContractTest {
 
     @Override
@@ -24,6 +25,19 @@ class L3ContractTest extends StorageLayoutContractTest {
     @Override
     protected Map<String, String> writeOptions() {
         return Map.of("file-size", "4MB", "row-group-size", "1MB");
+    }
+
+    @Override
+    protected List<Map<String, String>> modelSettings() {
+        return List.of(Map.of("file-size", "64MB", "row-group-size", "128MB", "page-size", "64KB"),
+                Map.of("file-size", "64MB", "row-group-size", "16MB", "page-size", "4KB"),
+                Map.of("file-size", "8MB", "row-group-size", "2MB", "page-size", "256KB"));
+    }
+
+    /** A page header holds its CRC32 as a varint of 1 to 5 bytes, which the model, without the bytes, takes as 5. */
+    @Override
+    protected long modelBytesPerPage() {
+        return 8;
     }
 
     @Override
