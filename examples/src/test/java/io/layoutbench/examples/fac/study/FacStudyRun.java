@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Test;
  * Regenerates the numbers of docs/FAC.md. Skipped unless {@code -Dfac.study.out=DIR} is given:
  *
  * <pre>
- * mvn -q -pl layoutbench-api,layoutbench-layouts,layoutbench-fusion test -Dtest=FacStudyRun \
+ * mvn -q -pl examples -am verify -Dtest=FacStudyRun \
  *     -Dsurefire.failIfNoSpecifiedTests=false -Dfac.study.out=/tmp/fac-study \
  *     [-Dfac.study.sf=1] [-Dfac.study.scale=mini] [-Dfac.study.synthetic=true] [-Dfac.study.files=true] \
  *     [-Dfac.study.budget=20000000]
