@@ -95,11 +95,9 @@ final class FilterCompiler {
         if (left instanceof ColumnRef column && right instanceof Literal literal) {
             int index = binder.columnIndex(column);
             Object value = literal.value();
-            ComparisonOperator operator = op;
             switch (type(column)) {
                 case STRING -> {
-                    String s = (String) value;
-                    return new DictionaryFilter(index, x -> operator.test(x.compareTo(s)), slot());
+                    return DictionaryFilter.compare(index, op, (String) value, slot());
                 }
                 case BIGINT -> {
                     return value instanceof Long l ? LongRangeFilter.of(index, op, l)
@@ -125,7 +123,7 @@ final class FilterCompiler {
         if (operand instanceof ColumnRef column && type == ColumnType.STRING) {
             Set<String> values = new HashSet<>();
             in.values().forEach(v -> values.add((String) v.value()));
-            return new DictionaryFilter(binder.columnIndex(column), x -> values.contains(x) != negated, slot());
+            return DictionaryFilter.in(binder.columnIndex(column), values, negated, slot());
         }
         if (operand instanceof ColumnRef column && type == ColumnType.BIGINT && allLongs) {
             long[] sorted = new TreeSet<>(in.values().stream().map(v -> (Long) v.value()).toList()).stream()
@@ -141,8 +139,7 @@ final class FilterCompiler {
             throw new IllegalStateException("LIKE over a computed string: " + like);
         }
         LikePattern pattern = LikePattern.compile(like.pattern());
-        boolean negated = like.negated();
-        return new DictionaryFilter(binder.columnIndex(column), x -> pattern.matches(x) != negated, slot());
+        return DictionaryFilter.like(binder.columnIndex(column), pattern, like.negated(), slot());
     }
 
     private static ColumnType commonType(ColumnType a, ColumnType b) {

@@ -1,6 +1,8 @@
 package io.layoutbench.api.predicate;
 
 import io.layoutbench.api.dataset.ColumnType;
+import io.layoutbench.api.dataset.ColumnVector;
+import io.layoutbench.api.dataset.StringDictionary;
 import io.layoutbench.api.predicate.RowSets.Context;
 import io.layoutbench.api.predicate.RowSets.IntList;
 import io.layoutbench.api.predicate.RowSets.Rows;
@@ -27,6 +29,11 @@ final class Kernels {
         final boolean[] bools;
         final boolean[] nulls = new boolean[BATCH];
         boolean anyNull;
+        /**
+         * For a STRING column's vector: the column's dictionary entries decoded so far in this call, by id, so a
+         * value is decoded once however many rows hold it.
+         */
+        String[] decoded;
 
         Vector(ColumnType type) {
             longs = type == ColumnType.BIGINT ? new long[BATCH] : null;
@@ -85,56 +92,73 @@ final class Kernels {
         @Override
         Vector eval(Context ctx, Rows rows, int from, int len) {
             Vector out = output(ctx);
-            ColumnData data = ctx.table.data(column);
+            ColumnVector data = ctx.table.column(column);
             boolean dense = rows.ids == null;
             int base = rows.start + from;
-            if (data instanceof ColumnData.Longs d) {
+            if (data instanceof ColumnVector.Longs d) {
+                long[] values = d.values();
                 if (type == ColumnType.DOUBLE) {
                     double[] o = out.doubles;
                     for (int k = 0; k < len; k++) {
-                        o[k] = d.values[dense ? base + k : rows.row(from + k)];
+                        o[k] = values[dense ? base + k : rows.row(from + k)];
                     }
                 } else if (dense) {
-                    System.arraycopy(d.values, base, out.longs, 0, len);
+                    System.arraycopy(values, base, out.longs, 0, len);
                 } else {
                     for (int k = 0; k < len; k++) {
-                        out.longs[k] = d.values[rows.row(from + k)];
+                        out.longs[k] = values[rows.row(from + k)];
                     }
                 }
-                nulls(d.nulls, rows, from, len, out);
-            } else if (data instanceof ColumnData.Doubles d) {
+                nulls(d.nulls(), rows, from, len, out);
+            } else if (data instanceof ColumnVector.Doubles d) {
+                double[] values = d.values();
                 if (dense) {
-                    System.arraycopy(d.values, base, out.doubles, 0, len);
+                    System.arraycopy(values, base, out.doubles, 0, len);
                 } else {
                     for (int k = 0; k < len; k++) {
-                        out.doubles[k] = d.values[rows.row(from + k)];
+                        out.doubles[k] = values[rows.row(from + k)];
                     }
                 }
-                nulls(d.nulls, rows, from, len, out);
-            } else if (data instanceof ColumnData.Strings d) {
+                nulls(d.nulls(), rows, from, len, out);
+            } else if (data instanceof ColumnVector.Strings d) {
+                int[] ids = d.ids();
+                StringDictionary dictionary = d.dictionary();
+                if (out.decoded == null) {
+                    out.decoded = new String[dictionary.size()];
+                }
+                String[] decoded = out.decoded;
                 boolean anyNull = false;
                 for (int k = 0; k < len; k++) {
-                    int id = d.ids[rows.row(from + k)];
-                    out.strings[k] = id < 0 ? null : d.dictionary[id];
+                    int id = ids[rows.row(from + k)];
+                    String s = null;
+                    if (id >= 0) {
+                        s = decoded[id];
+                        if (s == null) {
+                            s = dictionary.get(id);
+                            decoded[id] = s;
+                        }
+                    }
+                    out.strings[k] = s;
                     out.nulls[k] = id < 0;
                     anyNull |= id < 0;
                 }
                 out.anyNull = anyNull;
             } else {
-                ColumnData.Booleans d = (ColumnData.Booleans) data;
+                ColumnVector.Booleans d = (ColumnVector.Booleans) data;
+                boolean[] values = d.values();
                 for (int k = 0; k < len; k++) {
-                    out.bools[k] = d.values[rows.row(from + k)];
+                    out.bools[k] = values[rows.row(from + k)];
                 }
-                nulls(d.nulls, rows, from, len, out);
+                nulls(d.nulls(), rows, from, len, out);
             }
             return out;
         }
 
         private static void nulls(long[] bitmap, Rows rows, int from, int len, Vector out) {
-            out.anyNull = bitmap != null;
-            if (bitmap != null) {
+            out.anyNull = bitmap.length != 0;
+            if (bitmap.length != 0) {
                 for (int k = 0; k < len; k++) {
-                    out.nulls[k] = ColumnData.isSet(bitmap, rows.row(from + k));
+                    out.nulls[k] = ColumnVector.isNull(bitmap, rows.row(from + k));
                 }
             }
         }

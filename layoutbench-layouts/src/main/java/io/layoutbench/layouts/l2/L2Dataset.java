@@ -2,6 +2,7 @@ package io.layoutbench.layouts.l2;
 
 import io.layoutbench.api.backend.ByteRange;
 import io.layoutbench.api.backend.ObjectBackend;
+import io.layoutbench.api.dataset.ColumnVector;
 import io.layoutbench.api.dataset.MetadataRow;
 import io.layoutbench.api.dataset.MetadataSchema;
 import io.layoutbench.api.dataset.Sample;
@@ -15,7 +16,6 @@ import io.layoutbench.layouts.common.MetadataParquet;
 import io.layoutbench.layouts.common.MetadataTable;
 import io.layoutbench.layouts.common.MetadataTableDataset;
 import io.layoutbench.layouts.common.SampleChecksum;
-import io.layoutbench.parquet.ColumnValues;
 import io.layoutbench.api.layout.RangeCoalescer;
 import io.layoutbench.layouts.retrieval.ReadTask;
 
@@ -105,7 +105,7 @@ final class L2Dataset extends MetadataTableDataset {
         final long[] offsets;
         final long[] sizes;
         final long[] crcs;
-        final ColumnValues.Strings shards;
+        final ColumnVector.Strings shards;
 
         Locations(MetadataTable table) {
             this.shards = table.strings(L2Writer.SHARD);

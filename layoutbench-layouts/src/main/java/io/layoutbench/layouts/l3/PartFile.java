@@ -8,6 +8,7 @@ import io.layoutbench.api.backend.ObjectNotFoundException;
 import io.layoutbench.api.backend.RangeNotSatisfiableException;
 import io.layoutbench.api.dataset.Column;
 import io.layoutbench.api.dataset.ColumnType;
+import io.layoutbench.api.dataset.ColumnVector;
 import io.layoutbench.api.layout.PlannedRequest;
 import io.layoutbench.api.predicate.ColumnStatistics;
 import io.layoutbench.api.predicate.ColumnarTable;
@@ -19,7 +20,6 @@ import io.layoutbench.parquet.BackendInputFile;
 import io.layoutbench.parquet.ColumnChunkInfo;
 import io.layoutbench.parquet.ColumnPageIndex;
 import io.layoutbench.parquet.ColumnStats;
-import io.layoutbench.parquet.ColumnValues;
 import io.layoutbench.parquet.FetchOptions;
 import io.layoutbench.parquet.MetadataColumns;
 import io.layoutbench.parquet.ParquetColumn;
@@ -197,8 +197,8 @@ final class PartFile {
         return read.thenApply(columns -> {
             String group = "row group " + rowGroup + " of " + where;
             ColumnarTable table = MetadataTable.toColumnarTable(columns, schema);
-            if (!(columns.column(MetadataParquet.CRC32C) instanceof ColumnValues.Longs crcs)
-                    || crcs.nulls().cardinality() > 0) {
+            if (!(columns.column(MetadataParquet.CRC32C) instanceof ColumnVector.Longs crcs)
+                    || crcs.hasNulls()) {
                 throw new CorruptDataException("Column " + MetadataParquet.CRC32C + " of " + group
                         + " is not a BIGINT column without NULLs; every sample needs its checksum");
             }
