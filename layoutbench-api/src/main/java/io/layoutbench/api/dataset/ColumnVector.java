@@ -43,7 +43,7 @@ public sealed interface ColumnVector
     /** Whether the value at {@code row} is NULL. */
     boolean isNull(int row);
 
-    /** Whether any value is NULL. */
+    /** Whether any value is NULL: a look at the bitmap, or for strings a scan of the ids. */
     boolean hasNulls();
 
     /** The value at {@code row} boxed as its type's Java class ({@link ColumnType#javaType()}), or null. */

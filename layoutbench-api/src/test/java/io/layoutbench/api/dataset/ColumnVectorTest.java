@@ -3,6 +3,10 @@ package io.layoutbench.api.dataset;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.layoutbench.api.predicate.ColumnarTable;
+
+import java.util.List;
+
 import org.junit.jupiter.api.Test;
 
 class ColumnVectorTest {
@@ -78,5 +82,29 @@ class ColumnVectorTest {
         assertThat(new ColumnVector.Doubles(new double[3], bits).get(2)).isNull();
         assertThat(ColumnVector.isNull(bits, 1)).isFalse();
         assertThat(ColumnVector.isNull(ColumnVector.NO_NULLS, 1)).isFalse();
+    }
+
+    @Test
+    void tablesHoldTheVectorsTheyAreGiven() {
+        ColumnVector.Strings names = new ColumnVector.Strings(new int[] {0, 1}, StringDictionary.of("a.jpg", "b.jpg"));
+        ColumnVector.Strings labels = new ColumnVector.Strings(new int[] {0, 0}, StringDictionary.of("tench"));
+        ColumnVector.Longs sizes = new ColumnVector.Longs(new long[] {10, 20});
+        ColumnVector.Longs widths = new ColumnVector.Longs(new long[] {5, 6}, new long[] {0b10});
+        ColumnVector.Longs heights = new ColumnVector.Longs(new long[] {4, 3});
+        ColumnarTable table = ColumnarTable.fromColumns(MetadataSchema.imageNet(),
+                List.of(names, labels, sizes, widths, heights));
+        assertThat(table.column(0)).isSameAs(names);
+        assertThat(table.getString(1, 1)).isEqualTo("tench");
+        assertThat(table.isNull(3, 1)).isTrue();
+        assertThat(table.estimatedSizeBytes()).isEqualTo(names.estimatedBytes() + labels.estimatedBytes()
+                + sizes.estimatedBytes() + widths.estimatedBytes() + heights.estimatedBytes());
+        assertThatThrownBy(() -> ColumnarTable.fromColumns(MetadataSchema.imageNet(),
+                List.of(names, labels, sizes, widths, names)))
+                .hasMessage("Column 'height' is BIGINT but its values are STRING");
+        assertThatThrownBy(() -> ColumnarTable.fromColumns(MetadataSchema.imageNet(),
+                List.of(names, labels, sizes, widths, new ColumnVector.Longs(new long[3]))))
+                .hasMessage("Column 'height' has 3 values but column 'filename' has 2");
+        assertThatThrownBy(() -> ColumnarTable.fromColumns(MetadataSchema.imageNet(), List.of(names)))
+                .hasMessageStartingWith("Expected 5 columns for [filename,");
     }
 }
