@@ -1,7 +1,9 @@
 package io.layoutbench.parquet;
 
+import io.layoutbench.api.dataset.ColumnVector;
+import io.layoutbench.api.dataset.StringDictionary;
+
 import java.nio.ByteBuffer;
-import java.util.BitSet;
 
 import org.apache.parquet.VersionParser;
 import org.apache.parquet.column.ColumnDescriptor;
@@ -11,7 +13,7 @@ import org.apache.parquet.io.api.Binary;
 import org.apache.parquet.io.api.PrimitiveConverter;
 
 /**
- * Decodes the fetched chunks of one column, row group after row group, into the arrays of a {@link ColumnValues},
+ * Decodes the fetched chunks of one column, row group after row group, into the arrays of a {@link ColumnVector},
  * using parquet-column's {@code ColumnReaderImpl} for the encodings (plain, dictionary, RLE levels). String values are
  * interned into one {@link StringDictionary}: a dictionary page is mapped once, then each row costs an array lookup.
  * Not thread-safe.
@@ -19,11 +21,14 @@ import org.apache.parquet.io.api.PrimitiveConverter;
 abstract sealed class ColumnDecoder extends PrimitiveConverter {
 
     final ParquetColumn column;
-    final BitSet nulls = new BitSet();
+    /** The null bitmap, allocated at the first NULL. */
+    private long[] nulls;
+    private final int rowCount;
     int row;
 
-    private ColumnDecoder(ParquetColumn column) {
+    private ColumnDecoder(ParquetColumn column, int rowCount) {
         this.column = column;
+        this.rowCount = rowCount;
     }
 
     static ColumnDecoder create(ParquetColumn column, int rowCount) {
@@ -50,7 +55,10 @@ abstract sealed class ColumnDecoder extends PrimitiveConverter {
                 if (reader.getCurrentDefinitionLevel() == maxDefinition) {
                     reader.writeCurrentValueToConverter();
                 } else {
-                    nulls.set(row);
+                    if (nulls == null) {
+                        nulls = new long[ColumnVector.bitmapWords(rowCount)];
+                    }
+                    nulls[row >>> 6] |= 1L << row;
                     addNull();
                 }
                 reader.consume();
@@ -66,13 +74,17 @@ abstract sealed class ColumnDecoder extends PrimitiveConverter {
     void addNull() {
     }
 
-    abstract ColumnValues finish();
+    abstract ColumnVector finish();
+
+    long[] nulls() {
+        return nulls == null ? ColumnVector.NO_NULLS : nulls;
+    }
 
     private static final class LongDecoder extends ColumnDecoder {
         private final long[] values;
 
         LongDecoder(ParquetColumn column, int rowCount) {
-            super(column);
+            super(column, rowCount);
             values = new long[rowCount];
         }
 
@@ -87,8 +99,8 @@ abstract sealed class ColumnDecoder extends PrimitiveConverter {
         }
 
         @Override
-        ColumnValues finish() {
-            return new ColumnValues.Longs(column.name(), values, nulls);
+        ColumnVector finish() {
+            return new ColumnVector.Longs(values, nulls());
         }
     }
 
@@ -96,7 +108,7 @@ abstract sealed class ColumnDecoder extends PrimitiveConverter {
         private final double[] values;
 
         DoubleDecoder(ParquetColumn column, int rowCount) {
-            super(column);
+            super(column, rowCount);
             values = new double[rowCount];
         }
 
@@ -111,8 +123,8 @@ abstract sealed class ColumnDecoder extends PrimitiveConverter {
         }
 
         @Override
-        ColumnValues finish() {
-            return new ColumnValues.Doubles(column.name(), values, nulls);
+        ColumnVector finish() {
+            return new ColumnVector.Doubles(values, nulls());
         }
     }
 
@@ -120,7 +132,7 @@ abstract sealed class ColumnDecoder extends PrimitiveConverter {
         private final boolean[] values;
 
         BooleanDecoder(ParquetColumn column, int rowCount) {
-            super(column);
+            super(column, rowCount);
             values = new boolean[rowCount];
         }
 
@@ -130,8 +142,8 @@ abstract sealed class ColumnDecoder extends PrimitiveConverter {
         }
 
         @Override
-        ColumnValues finish() {
-            return new ColumnValues.Booleans(column.name(), values, nulls);
+        ColumnVector finish() {
+            return new ColumnVector.Booleans(values, nulls());
         }
     }
 
@@ -141,7 +153,7 @@ abstract sealed class ColumnDecoder extends PrimitiveConverter {
         private int[] pageIds = new int[0];
 
         StringDecoder(ParquetColumn column, int rowCount) {
-            super(column);
+            super(column, rowCount);
             ids = new int[rowCount];
         }
 
@@ -174,8 +186,8 @@ abstract sealed class ColumnDecoder extends PrimitiveConverter {
         }
 
         @Override
-        ColumnValues finish() {
-            return new ColumnValues.Strings(column.name(), ids, dictionary.build());
+        ColumnVector finish() {
+            return new ColumnVector.Strings(ids, dictionary.build());
         }
     }
 }

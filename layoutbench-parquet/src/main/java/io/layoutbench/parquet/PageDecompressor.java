@@ -10,7 +10,7 @@ import org.apache.parquet.hadoop.metadata.CompressionCodecName;
  *
  * <pre>{@code
  * PageDecompressor snappy = (codec, page, size) -> ByteBuffer.wrap(Snappy.uncompress(toArray(page)));
- * ColumnValues prices = ParquetObject.decodeChunk(footer, 0, "l_extendedprice", chunkBytes, snappy);
+ * ColumnVector prices = ParquetObject.decodeChunk(footer, 0, "l_extendedprice", chunkBytes, snappy);
  * }</pre>
  */
 @FunctionalInterface

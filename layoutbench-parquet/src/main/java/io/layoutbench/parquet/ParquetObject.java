@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import io.layoutbench.api.backend.ByteRange;
 import io.layoutbench.api.backend.ObjectBackend;
 import io.layoutbench.api.dataset.ColumnType;
+import io.layoutbench.api.dataset.ColumnVector;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -178,7 +179,8 @@ public final class ParquetObject {
                         PageDecompressor.NONE, where(rowGroup.index(), chunk.column()));
             }
         }
-        return new MetadataColumns(rowCount, decoders.stream().map(ColumnDecoder::finish).toList());
+        return new MetadataColumns(rowCount, columns.stream().map(ParquetColumn::name).toList(),
+                decoders.stream().map(ColumnDecoder::finish).toList());
     }
 
     /**
@@ -198,7 +200,7 @@ public final class ParquetObject {
                 .map(c -> footer.messageType().getColumnDescription(new String[] {c.name()})).toList();
         return file.readAllAsync(columns.stream().map(c -> group.columns().get(c.index()).byteRange()).toList())
                 .thenApply(chunks -> {
-                    List<ColumnValues> values = new ArrayList<>(columns.size());
+                    List<ColumnVector> values = new ArrayList<>(columns.size());
                     for (int c = 0; c < columns.size(); c++) {
                         ColumnChunkInfo chunk = group.columns().get(columns.get(c).index());
                         ColumnDecoder decoder = ColumnDecoder.create(columns.get(c), rowCount);
@@ -206,7 +208,8 @@ public final class ParquetObject {
                                 PageDecompressor.NONE, where(group.index(), chunk.column()));
                         values.add(decoder.finish());
                     }
-                    return new MetadataColumns(rowCount, values);
+                    return new MetadataColumns(rowCount, columns.stream().map(ParquetColumn::name).toList(),
+                            values);
                 });
     }
 
@@ -231,13 +234,13 @@ public final class ParquetObject {
      *
      * <pre>{@code
      * ColumnChunkInfo info = footer.rowGroup(2).column("l_quantity");
-     * ColumnValues quantities = ParquetObject.decodeChunk(footer, 2, "l_quantity", blockSlice, snappy);
+     * ColumnVector quantities = ParquetObject.decodeChunk(footer, 2, "l_quantity", blockSlice, snappy);
      * }</pre>
      *
      * @throws ParquetFormatException naming the row group, column and offset when the chunk cannot be decoded
      * @throws IllegalArgumentException if the column does not exist or is a blob column
      */
-    public static ColumnValues decodeChunk(ParquetFooter footer, int rowGroup, String column, ByteBuffer chunk,
+    public static ColumnVector decodeChunk(ParquetFooter footer, int rowGroup, String column, ByteBuffer chunk,
             PageDecompressor decompressor) {
         requireNonNull(chunk, "chunk is null");
         requireNonNull(decompressor, "decompressor is null");

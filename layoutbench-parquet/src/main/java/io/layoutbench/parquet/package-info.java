@@ -13,8 +13,8 @@
  *   <li>{@link io.layoutbench.parquet.ParquetObject} opens an object: its
  *       {@link io.layoutbench.parquet.ParquetFooter} (row groups, byte ranges, statistics), page indexes
  *       ({@link io.layoutbench.parquet.ColumnPageIndex}), and whole columns as arrays
- *       ({@link io.layoutbench.parquet.MetadataColumns}, {@link io.layoutbench.parquet.ColumnValues},
- *       {@link io.layoutbench.parquet.StringDictionary}).</li>
+ *       ({@link io.layoutbench.parquet.MetadataColumns} of the api's
+ *       {@link io.layoutbench.api.dataset.ColumnVector}s, which a {@code ColumnarTable} holds as they are).</li>
  *   <li>{@link io.layoutbench.parquet.ParquetChunkLayout} reads where the column chunks of any Parquet object lie,
  *       nested schemas too, with the footer reader behind {@link io.layoutbench.parquet.ParquetFooter}.</li>
  *   <li>{@link io.layoutbench.parquet.BlobReader} fetches the blobs of chosen rows: only the pages that hold

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.layoutbench.api.backend.ObjectBackend;
 import io.layoutbench.api.dataset.ColumnType;
+import io.layoutbench.api.dataset.ColumnVector;
 import io.layoutbench.api.dataset.MetadataRow;
 import io.layoutbench.api.metrics.QueryMetrics;
 import io.layoutbench.backend.memory.MemoryBackend;
@@ -55,14 +56,14 @@ class ParquetObjectTest {
         assertThat(requests() - openRequests).as("one request per row group for all its metadata chunks")
                 .isEqualTo(rowGroups);
         assertThat(columns.rowCount()).isEqualTo(rows);
-        assertThat(columns.columns()).extracting(ColumnValues::name)
+        assertThat(columns.names())
                 .containsExactly("filename", "human_label", "filesize_bytes", "width", "height");
 
-        ColumnValues.Strings labels = (ColumnValues.Strings) columns.column("HUMAN_LABEL");
+        ColumnVector.Strings labels = (ColumnVector.Strings) columns.column("HUMAN_LABEL");
         assertThat(labels.dictionary().size()).isEqualTo(TestTables.LABELS.length);
-        ColumnValues.Strings filenames = (ColumnValues.Strings) columns.column("filename");
+        ColumnVector.Strings filenames = (ColumnVector.Strings) columns.column("filename");
         assertThat(filenames.dictionary().size()).isEqualTo(rows);
-        ColumnValues.Longs heights = (ColumnValues.Longs) columns.column("height");
+        ColumnVector.Longs heights = (ColumnVector.Longs) columns.column("height");
         IntFunction<MetadataRow> materialize = columns.rows(TestTables.l1Schema());
         for (int row = 0; row < rows; row++) {
             assertThat(materialize.apply(row)).isEqualTo(metadata(row));
@@ -76,8 +77,8 @@ class ParquetObjectTest {
         backend.put("l3.parquet", TestTables.writeL3(dir, 500, ParquetWriteOptions.defaults()));
         ParquetObject table = ParquetObject.open(backend, "l3.parquet");
         MetadataColumns columns = table.readColumns(java.util.List.of("width", "label"));
-        assertThat(columns.columns()).extracting(ColumnValues::name).containsExactly("width", "label");
-        assertThat(((ColumnValues.Longs) columns.column("width")).values()[123]).isEqualTo(TestTables.width(123));
+        assertThat(columns.names()).containsExactly("width", "label");
+        assertThat(((ColumnVector.Longs) columns.column("width")).values()[123]).isEqualTo(TestTables.width(123));
         assertThatThrownBy(() -> table.readColumns(java.util.List.of("image_bytes")))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("BlobReader");
         assertThatThrownBy(() -> table.readColumns(java.util.List.of("nope")))

@@ -4,8 +4,11 @@ import static java.util.Objects.requireNonNull;
 
 import io.layoutbench.api.dataset.Column;
 import io.layoutbench.api.dataset.ColumnType;
+import io.layoutbench.api.dataset.ColumnVector;
+import io.layoutbench.api.dataset.ColumnVectorBuilder;
 import io.layoutbench.api.dataset.MetadataRow;
 import io.layoutbench.api.dataset.MetadataSchema;
+import io.layoutbench.api.dataset.StringDictionary;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -16,12 +19,13 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * A metadata table held column by column, for fast bulk evaluation with {@link BoundPredicate#select}. STRING
- * columns are dictionary-encoded ({@code int} id per row plus one copy of each distinct string), BIGINT, DOUBLE
- * and BOOLEAN columns are primitive arrays, and a null bitmap exists only for columns that hold NULLs. The paper's
- * 1,281,167-row ImageNet table costs about 4 bytes per row per string column plus the distinct strings, and 8 bytes
- * per row per number column. A column whose values are all distinct (such as {@code filename}) is stored the same
- * way; its dictionary is then simply as long as the table.
+ * A metadata table held column by column ({@link ColumnVector}s), for fast bulk evaluation with
+ * {@link BoundPredicate#select}. STRING columns are dictionary-encoded ({@code int} id per row plus each distinct
+ * string once, as UTF-8 in a {@link StringDictionary}), BIGINT, DOUBLE and BOOLEAN columns are primitive arrays, and
+ * a null bitmap exists only for columns that hold NULLs. The paper's 1,281,167-row ImageNet table costs about 4
+ * bytes per row per string column plus the distinct strings, and 8 bytes per row per number column. A column whose
+ * values are all distinct (such as {@code filename}) is stored the same way; its dictionary is then simply as long
+ * as the table.
  *
  * <p>Immutable and thread-safe once built. The {@link Builder} is not thread-safe.
  *
@@ -38,9 +42,9 @@ public final class ColumnarTable {
 
     private final MetadataSchema schema;
     private final int rowCount;
-    private final ColumnData[] columns;
+    private final ColumnVector[] columns;
 
-    private ColumnarTable(MetadataSchema schema, int rowCount, ColumnData[] columns) {
+    private ColumnarTable(MetadataSchema schema, int rowCount, ColumnVector[] columns) {
         this.schema = schema;
         this.rowCount = rowCount;
         this.columns = columns;
@@ -60,23 +64,43 @@ public final class ColumnarTable {
     }
 
     /**
-     * A builder that takes whole columns as arrays, without copying them: for readers that already hold columns
-     * (a Parquet metadata table of 1.28 M rows loads without a per-row object). Every column of {@code schema}
-     * must be given once, with {@code rowCount} values. The arrays are owned by the table afterwards: do not change
-     * them.
+     * A table of whole columns, one per column of {@code schema} in its order, each of the column's type and all
+     * of one length, without copying them: for readers that already hold columns (a Parquet metadata table of
+     * 1.28 M rows loads without a per-row object). The vectors' arrays are owned by the table afterwards: do not
+     * change them.
      *
      * <pre>{@code
-     * ColumnarTable table = ColumnarTable.fromColumns(schema, 2)
-     *         .strings("filename", new int[] {0, 1}, new String[] {"a.jpg", "b.jpg"})
-     *         .strings("label", new int[] {0, 0}, new String[] {"tench"})
-     *         .longs("filesize_bytes", new long[] {10, 20}, null)
-     *         .longs("width", new long[] {5, 6}, null)
-     *         .longs("height", new long[] {4, 3}, null)
-     *         .build();
+     * ColumnarTable table = ColumnarTable.fromColumns(MetadataSchema.imageNet(), List.of(
+     *         new ColumnVector.Strings(new int[] {0, 1}, StringDictionary.of("a.jpg", "b.jpg")),
+     *         new ColumnVector.Strings(new int[] {0, 0}, StringDictionary.of("tench")),
+     *         new ColumnVector.Longs(new long[] {10, 20}),
+     *         new ColumnVector.Longs(new long[] {5, 6}),
+     *         new ColumnVector.Longs(new long[] {4, 3})));
      * }</pre>
+     *
+     * @throws IllegalArgumentException naming the column whose type or length does not fit
      */
-    public static ColumnsBuilder fromColumns(MetadataSchema schema, int rowCount) {
-        return new ColumnsBuilder(schema, rowCount);
+    public static ColumnarTable fromColumns(MetadataSchema schema, List<ColumnVector> columns) {
+        requireNonNull(schema, "schema is null");
+        List<ColumnVector> given = List.copyOf(requireNonNull(columns, "columns is null"));
+        if (given.size() != schema.size()) {
+            throw new IllegalArgumentException("Expected " + schema.size() + " columns for ["
+                    + schema.describeColumns() + "] but got " + given.size());
+        }
+        int rowCount = given.isEmpty() ? 0 : given.get(0).size();
+        for (int i = 0; i < given.size(); i++) {
+            Column column = schema.columns().get(i);
+            ColumnVector vector = given.get(i);
+            if (vector.type() != column.type()) {
+                throw new IllegalArgumentException("Column '" + column.name() + "' is " + column.type()
+                        + " but its values are " + vector.type());
+            }
+            if (vector.size() != rowCount) {
+                throw new IllegalArgumentException("Column '" + column.name() + "' has " + vector.size()
+                        + " values but column '" + schema.columns().get(0).name() + "' has " + rowCount);
+            }
+        }
+        return new ColumnarTable(schema, rowCount, given.toArray(new ColumnVector[0]));
     }
 
     /** A table of {@code rows}, each of which must have {@code schema}. */
@@ -138,22 +162,27 @@ public final class ColumnarTable {
     public MetadataRow row(int row) {
         checkRow(row);
         List<Object> values = new ArrayList<>(columns.length);
-        for (ColumnData column : columns) {
+        for (ColumnVector column : columns) {
             values.add(column.get(row));
         }
         return new MetadataRow(schema, values);
     }
 
+    /** The values of the column at position {@code column}; its arrays are shared: do not change them. */
+    public ColumnVector column(int column) {
+        return columns[column];
+    }
+
     /** Number of distinct non-null strings of a STRING column. */
     public int dictionarySize(int column) {
         checkType(column, ColumnType.STRING);
-        return ((ColumnData.Strings) columns[column]).dictionary.length;
+        return ((ColumnVector.Strings) columns[column]).dictionary().size();
     }
 
-    /** Approximate heap footprint of the column data, in bytes. */
+    /** Approximate heap footprint of the column data (arrays and dictionaries), in bytes. */
     public long estimatedSizeBytes() {
         long bytes = 0;
-        for (ColumnData column : columns) {
+        for (ColumnVector column : columns) {
             bytes += column.estimatedBytes();
         }
         return bytes;
@@ -176,14 +205,14 @@ public final class ColumnarTable {
         return new GroupStatistics(toRow - fromRow, stats);
     }
 
-    private static ColumnStatistics columnStatistics(ColumnData data, int from, int to) {
+    private static ColumnStatistics columnStatistics(ColumnVector data, int from, int to) {
         long nulls = 0;
         Object min = null;
         Object max = null;
-        if (data instanceof ColumnData.Strings strings) {
+        if (data instanceof ColumnVector.Strings strings) {
             // Sorting a copy of the ids finds the distinct values without a dictionary-sized scratch array,
             // which matters for an all-distinct column split into many small groups.
-            int[] ids = Arrays.copyOfRange(strings.ids, from, to);
+            int[] ids = Arrays.copyOfRange(strings.ids(), from, to);
             Arrays.sort(ids);
             Set<String> distinct = new HashSet<>();
             boolean tooMany = false;
@@ -196,7 +225,7 @@ public final class ColumnarTable {
                 if (i > 0 && ids[i - 1] == id) {
                     continue;
                 }
-                String s = strings.dictionary[id];
+                String s = strings.dictionary().get(id);
                 if (min == null || s.compareTo((String) min) < 0) {
                     min = s;
                 }
@@ -224,10 +253,6 @@ public final class ColumnarTable {
             }
         }
         return ColumnStatistics.of(min, max, nulls);
-    }
-
-    ColumnData data(int column) {
-        return columns[column];
     }
 
     private Object typed(int column, int row, ColumnType type) {
@@ -259,8 +284,8 @@ public final class ColumnarTable {
     }
 
     /**
-     * Appends rows and builds {@link ColumnarTable}s. {@link #build()} copies, so the builder can keep appending
-     * and build again. Not thread-safe.
+     * Appends rows and builds {@link ColumnarTable}s: one {@link ColumnVectorBuilder} per column. {@link #build()}
+     * copies, so the builder can keep appending and build again. Not thread-safe.
      *
      * <pre>{@code
      * ColumnarTable.Builder b = ColumnarTable.builder(schema, 1_281_167);
@@ -272,19 +297,14 @@ public final class ColumnarTable {
      */
     public static final class Builder {
         private final MetadataSchema schema;
-        private final Appender[] appenders;
+        private final ColumnVectorBuilder[] columns;
         private int rows;
 
         private Builder(MetadataSchema schema, int capacity) {
             this.schema = requireNonNull(schema, "schema is null");
-            this.appenders = new Appender[schema.size()];
-            for (int i = 0; i < appenders.length; i++) {
-                appenders[i] = switch (schema.columns().get(i).type()) {
-                    case STRING -> new StringAppender(capacity);
-                    case BIGINT -> new LongAppender(capacity);
-                    case DOUBLE -> new DoubleAppender(capacity);
-                    case BOOLEAN -> new BooleanAppender(capacity);
-                };
+            this.columns = new ColumnVectorBuilder[schema.size()];
+            for (int i = 0; i < columns.length; i++) {
+                columns[i] = ColumnVectorBuilder.of(schema.columns().get(i).type(), capacity);
             }
         }
 
@@ -295,8 +315,8 @@ public final class ColumnarTable {
                 throw new IllegalArgumentException("Row has columns [" + row.schema().describeColumns()
                         + "] but the table has [" + schema.describeColumns() + "]");
             }
-            for (int i = 0; i < appenders.length; i++) {
-                appenders[i].append(row.get(i), rows);
+            for (int i = 0; i < columns.length; i++) {
+                columns[i].appendObject(row.get(i));
             }
             rows++;
             return this;
@@ -308,16 +328,16 @@ public final class ColumnarTable {
          */
         public Builder add(Object... values) {
             requireNonNull(values, "values is null");
-            if (values.length != appenders.length) {
-                throw new IllegalArgumentException("Expected " + appenders.length + " values for columns ["
+            if (values.length != columns.length) {
+                throw new IllegalArgumentException("Expected " + columns.length + " values for columns ["
                         + schema.describeColumns() + "] but got " + values.length);
             }
             Object[] checked = new Object[values.length];
             for (int i = 0; i < values.length; i++) {
                 checked[i] = coerce(schema.columns().get(i), values[i]);
             }
-            for (int i = 0; i < appenders.length; i++) {
-                appenders[i].append(checked[i], rows);
+            for (int i = 0; i < columns.length; i++) {
+                columns[i].appendObject(checked[i]);
             }
             rows++;
             return this;
@@ -329,9 +349,9 @@ public final class ColumnarTable {
         }
 
         public ColumnarTable build() {
-            ColumnData[] data = new ColumnData[appenders.length];
+            ColumnVector[] data = new ColumnVector[columns.length];
             for (int i = 0; i < data.length; i++) {
-                data[i] = appenders[i].build(rows);
+                data[i] = columns[i].build();
             }
             return new ColumnarTable(schema, rows, data);
         }
@@ -353,234 +373,6 @@ public final class ColumnarTable {
                         + value + " is a " + value.getClass().getSimpleName());
             }
             return value;
-        }
-    }
-
-    private abstract static class Appender {
-        /** Null bitmap, allocated at the first NULL. */
-        long[] nulls;
-
-        abstract void append(Object value, int row);
-
-        abstract ColumnData build(int rows);
-
-        void markNull(int row, int capacity) {
-            if (nulls == null) {
-                nulls = new long[(capacity + 63) >>> 6];
-            } else if ((row >>> 6) >= nulls.length) {
-                nulls = Arrays.copyOf(nulls, Math.max(nulls.length * 2, (row >>> 6) + 1));
-            }
-            nulls[row >>> 6] |= 1L << row;
-        }
-
-        long[] nullsFor(int rows) {
-            return nulls == null ? null : Arrays.copyOf(nulls, (rows + 63) >>> 6);
-        }
-
-        static int grow(int length, int needed) {
-            return Math.max(needed, length + (length >> 1) + 16);
-        }
-    }
-
-    private static final class StringAppender extends Appender {
-        private final Map<String, Integer> index = new HashMap<>();
-        private final List<String> dictionary = new ArrayList<>();
-        private int[] ids;
-
-        StringAppender(int capacity) {
-            ids = new int[capacity];
-        }
-
-        @Override
-        void append(Object value, int row) {
-            if (row >= ids.length) {
-                ids = Arrays.copyOf(ids, grow(ids.length, row + 1));
-            }
-            if (value == null) {
-                ids[row] = -1;
-                return;
-            }
-            String s = (String) value;
-            Integer id = index.get(s);
-            if (id == null) {
-                id = dictionary.size();
-                index.put(s, id);
-                dictionary.add(s);
-            }
-            ids[row] = id;
-        }
-
-        @Override
-        ColumnData build(int rows) {
-            return new ColumnData.Strings(Arrays.copyOf(ids, rows), dictionary.toArray(new String[0]));
-        }
-    }
-
-    private static final class LongAppender extends Appender {
-        private long[] values;
-
-        LongAppender(int capacity) {
-            values = new long[capacity];
-        }
-
-        @Override
-        void append(Object value, int row) {
-            if (row >= values.length) {
-                values = Arrays.copyOf(values, grow(values.length, row + 1));
-            }
-            if (value == null) {
-                markNull(row, values.length);
-            } else {
-                values[row] = (Long) value;
-            }
-        }
-
-        @Override
-        ColumnData build(int rows) {
-            return new ColumnData.Longs(Arrays.copyOf(values, rows), nullsFor(rows));
-        }
-    }
-
-    private static final class DoubleAppender extends Appender {
-        private double[] values;
-
-        DoubleAppender(int capacity) {
-            values = new double[capacity];
-        }
-
-        @Override
-        void append(Object value, int row) {
-            if (row >= values.length) {
-                values = Arrays.copyOf(values, grow(values.length, row + 1));
-            }
-            if (value == null) {
-                markNull(row, values.length);
-            } else {
-                values[row] = (Double) value;
-            }
-        }
-
-        @Override
-        ColumnData build(int rows) {
-            return new ColumnData.Doubles(Arrays.copyOf(values, rows), nullsFor(rows));
-        }
-    }
-
-    private static final class BooleanAppender extends Appender {
-        private boolean[] values;
-
-        BooleanAppender(int capacity) {
-            values = new boolean[capacity];
-        }
-
-        @Override
-        void append(Object value, int row) {
-            if (row >= values.length) {
-                values = Arrays.copyOf(values, grow(values.length, row + 1));
-            }
-            if (value == null) {
-                markNull(row, values.length);
-            } else {
-                values[row] = (Boolean) value;
-            }
-        }
-
-        @Override
-        ColumnData build(int rows) {
-            return new ColumnData.Booleans(Arrays.copyOf(values, rows), nullsFor(rows));
-        }
-    }
-
-    /** Builds a table from whole column arrays; see {@link #fromColumns}. */
-    public static final class ColumnsBuilder {
-        private final MetadataSchema schema;
-        private final int rowCount;
-        private final ColumnData[] columns;
-
-        private ColumnsBuilder(MetadataSchema schema, int rowCount) {
-            this.schema = java.util.Objects.requireNonNull(schema, "schema is null");
-            if (rowCount < 0) {
-                throw new IllegalArgumentException("rowCount must not be negative but got " + rowCount);
-            }
-            this.rowCount = rowCount;
-            this.columns = new ColumnData[schema.size()];
-        }
-
-        /**
-         * A STRING column as dictionary ids ({@code -1} for NULL) and the dictionary.
-         *
-         * @throws IllegalArgumentException if an id is outside the dictionary
-         */
-        public ColumnsBuilder strings(String column, int[] ids, String[] dictionary) {
-            checkLength(column, ids.length);
-            for (int i = 0; i < ids.length; i++) {
-                if (ids[i] < -1 || ids[i] >= dictionary.length) {
-                    throw new IllegalArgumentException("Column '" + column + "' row " + i + " has dictionary id "
-                            + ids[i] + " but the dictionary has " + dictionary.length + " values");
-                }
-            }
-            return set(column, ColumnType.STRING, new ColumnData.Strings(ids, dictionary));
-        }
-
-        /** A BIGINT column; {@code nulls} marks NULL rows and may be null when there are none. */
-        public ColumnsBuilder longs(String column, long[] values, java.util.BitSet nulls) {
-            checkLength(column, values.length);
-            return set(column, ColumnType.BIGINT, new ColumnData.Longs(values, nullBits(nulls)));
-        }
-
-        /** A DOUBLE column; {@code nulls} marks NULL rows and may be null when there are none. */
-        public ColumnsBuilder doubles(String column, double[] values, java.util.BitSet nulls) {
-            checkLength(column, values.length);
-            return set(column, ColumnType.DOUBLE, new ColumnData.Doubles(values, nullBits(nulls)));
-        }
-
-        /** A BOOLEAN column; {@code nulls} marks NULL rows and may be null when there are none. */
-        public ColumnsBuilder booleans(String column, boolean[] values, java.util.BitSet nulls) {
-            checkLength(column, values.length);
-            return set(column, ColumnType.BOOLEAN, new ColumnData.Booleans(values, nullBits(nulls)));
-        }
-
-        /**
-         * The table.
-         *
-         * @throws IllegalStateException naming the columns not given
-         */
-        public ColumnarTable build() {
-            List<String> missing = new java.util.ArrayList<>();
-            for (int i = 0; i < columns.length; i++) {
-                if (columns[i] == null) {
-                    missing.add(schema.columns().get(i).name());
-                }
-            }
-            if (!missing.isEmpty()) {
-                throw new IllegalStateException("No values given for columns " + missing);
-            }
-            return new ColumnarTable(schema, rowCount, columns.clone());
-        }
-
-        private ColumnsBuilder set(String column, ColumnType type, ColumnData data) {
-            Column target = schema.column(column);
-            if (target.type() != type) {
-                throw new IllegalArgumentException("Column '" + target.name() + "' is " + target.type()
-                        + ", not " + type);
-            }
-            columns[schema.indexOf(column).getAsInt()] = data;
-            return this;
-        }
-
-        private void checkLength(String column, int length) {
-            if (length != rowCount) {
-                throw new IllegalArgumentException("Column '" + column + "' has " + length + " values but the table has "
-                        + rowCount + " rows");
-            }
-        }
-
-        private long[] nullBits(java.util.BitSet nulls) {
-            if (nulls == null || nulls.isEmpty()) {
-                return null;
-            }
-            // ColumnData reads bit row of word row / 64: size the words to the row count, not to the last set bit.
-            return java.util.Arrays.copyOf(nulls.toLongArray(), (rowCount + 63) / 64);
         }
     }
 }

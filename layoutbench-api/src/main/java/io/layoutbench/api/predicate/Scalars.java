@@ -2,6 +2,8 @@ package io.layoutbench.api.predicate;
 
 import io.layoutbench.api.dataset.ColumnType;
 
+import java.util.Arrays;
+
 /**
  * The value semantics of the language, shared by constant folding and every evaluator so they cannot disagree.
  * Values are {@code Long}, {@code Double}, {@code String} or {@code Boolean}; a {@code null} result means SQL NULL.
@@ -46,6 +48,40 @@ final class Scalars {
             return Boolean.compare(x, y);
         }
         throw new IllegalStateException("Cannot compare " + describe(a) + " with " + describe(b));
+    }
+
+    /**
+     * The sign of {@code a[from, to).compareTo(b)} for well-formed UTF-8, as {@link String#compareTo} orders the
+     * decoded strings (by UTF-16 code unit). Byte order is code point order, which agrees except that UTF-16 puts
+     * the supplementary characters (4-byte forms, lead byte F0..F4) before U+E000..U+FFFF (lead byte EE or EF);
+     * the first differing bytes are both lead bytes whenever that case arises.
+     */
+    static int compareUtf8(byte[] a, int from, int to, byte[] b) {
+        int length = to - from;
+        int common = Math.min(length, b.length);
+        int i = Arrays.mismatch(a, from, from + common, b, 0, common);
+        if (i < 0) {
+            return Integer.compare(length, b.length);
+        }
+        int x = a[from + i] & 0xFF;
+        int y = b[i] & 0xFF;
+        if (x >= 0xF0 && (y == 0xEE || y == 0xEF)) {
+            return -1;
+        }
+        if (y >= 0xF0 && (x == 0xEE || x == 0xEF)) {
+            return 1;
+        }
+        return Integer.compare(x, y);
+    }
+
+    /** Whether {@code s} holds a surrogate char, paired or not. */
+    static boolean hasSurrogate(String s) {
+        for (int i = 0; i < s.length(); i++) {
+            if (Character.isSurrogate(s.charAt(i))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** {@code a op b} for non-null numbers; null (SQL NULL) on BIGINT overflow or division by zero. */

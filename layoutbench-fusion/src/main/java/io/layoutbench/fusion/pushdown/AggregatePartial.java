@@ -1,6 +1,6 @@
 package io.layoutbench.fusion.pushdown;
 
-import io.layoutbench.parquet.ColumnValues;
+import io.layoutbench.api.dataset.ColumnVector;
 
 import org.roaringbitmap.IntIterator;
 import org.roaringbitmap.RoaringBitmap;
@@ -22,7 +22,7 @@ final class AggregatePartial {
     Comparable<Object> max;
 
     /** The partial of the rows of {@code values} in {@code rows}. */
-    static AggregatePartial of(ColumnValues values, RoaringBitmap rows, String where) {
+    static AggregatePartial of(ColumnVector values, RoaringBitmap rows, String where) {
         AggregatePartial partial = new AggregatePartial();
         for (IntIterator it = rows.getIntIterator(); it.hasNext(); ) {
             int row = it.next();
@@ -30,7 +30,7 @@ final class AggregatePartial {
                 continue;
             }
             partial.count++;
-            if (values instanceof ColumnValues.Longs l) {
+            if (values instanceof ColumnVector.Longs l) {
                 long v = l.values()[row];
                 try {
                     partial.longSum = Math.addExact(partial.longSum, v);
@@ -39,13 +39,13 @@ final class AggregatePartial {
                 }
                 partial.doubleSum += v;
                 partial.offer(v);
-            } else if (values instanceof ColumnValues.Doubles d) {
+            } else if (values instanceof ColumnVector.Doubles d) {
                 partial.doubleSum += d.values()[row];
                 partial.offer(d.values()[row]);
-            } else if (values instanceof ColumnValues.Booleans b) {
+            } else if (values instanceof ColumnVector.Booleans b) {
                 partial.offer(b.values()[row]);
             } else {
-                ColumnValues.Strings s = (ColumnValues.Strings) values;
+                ColumnVector.Strings s = (ColumnVector.Strings) values;
                 partial.offer(s.dictionary().get(s.ids()[row]));
             }
         }

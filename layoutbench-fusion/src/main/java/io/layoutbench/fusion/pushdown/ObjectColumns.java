@@ -4,17 +4,17 @@ import static java.util.Objects.requireNonNull;
 
 import io.layoutbench.api.dataset.Column;
 import io.layoutbench.api.dataset.ColumnType;
+import io.layoutbench.api.dataset.ColumnVector;
+import io.layoutbench.api.dataset.ColumnVectorBuilder;
 import io.layoutbench.api.dataset.MetadataSchema;
 import io.layoutbench.api.predicate.ColumnStatistics;
 import io.layoutbench.api.predicate.ColumnarTable;
 import io.layoutbench.api.predicate.GroupStatistics;
 import io.layoutbench.parquet.ColumnStats;
-import io.layoutbench.parquet.ColumnValues;
 import io.layoutbench.parquet.ParquetColumn;
 import io.layoutbench.parquet.ParquetFooter;
 import io.layoutbench.parquet.ParquetObject;
 import io.layoutbench.parquet.RowGroupInfo;
-import io.layoutbench.parquet.StringDictionary;
 
 import java.nio.ByteBuffer;
 import java.time.LocalDate;
@@ -28,6 +28,8 @@ import java.util.Set;
 
 import org.apache.parquet.schema.LogicalTypeAnnotation;
 import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
+import org.roaringbitmap.IntIterator;
+import org.roaringbitmap.RoaringBitmap;
 
 /**
  * The queryable columns of one Parquet object, from its footer: names and types as the predicate language sees them
@@ -119,38 +121,54 @@ final class ObjectColumns {
         return new GroupStatistics(group.rowCount(), statistics);
     }
 
-    /** Decodes {@code bytes}, the chunk of {@code column} in {@code rowGroup}. */
-    ColumnValues decode(int rowGroup, String column, ByteBuffer bytes) {
+    /** Decodes {@code bytes}, the chunk of {@code column} in {@code rowGroup}: a date column as its day numbers. */
+    ColumnVector decode(int rowGroup, String column, ByteBuffer bytes) {
         return ParquetObject.decodeChunk(footer, rowGroup, column, bytes, SnappyPages.INSTANCE);
     }
 
     /** Decoded chunks of one row group, by column, as a table the predicate language evaluates. */
-    ColumnarTable table(Map<String, ColumnValues> chunks, int rowCount) {
+    ColumnarTable table(Map<String, ColumnVector> chunks, int rowCount) {
         MetadataSchema columns = new MetadataSchema(chunks.keySet().stream().map(schema::column).toList());
-        ColumnarTable.ColumnsBuilder builder = ColumnarTable.fromColumns(columns, rowCount);
-        chunks.forEach((column, values) -> add(builder, column, values));
-        return builder.build();
+        List<ColumnVector> values = new ArrayList<>();
+        chunks.forEach((column, chunk) -> values.add(isDate(column) ? isoDates((ColumnVector.Longs) chunk) : chunk));
+        return ColumnarTable.fromColumns(columns, values);
     }
 
-    private void add(ColumnarTable.ColumnsBuilder builder, String column, ColumnValues values) {
-        if (values instanceof ColumnValues.Longs longs && isDate(column)) {
-            StringDictionary.Builder dictionary = StringDictionary.builder();
-            Map<Long, Integer> ids = new HashMap<>();
-            int[] rows = new int[longs.values().length];
-            for (int i = 0; i < rows.length; i++) {
-                rows[i] = longs.nulls().get(i) ? -1
-                        : ids.computeIfAbsent(longs.values()[i], d -> dictionary.add(isoDate(d)));
+    /** A builder for the values of {@code column} as a query returns them (a date as its ISO string). */
+    ColumnVectorBuilder resultBuilder(String column) {
+        return ColumnVectorBuilder.of(type(column), 16);
+    }
+
+    /**
+     * Appends the rows of {@code values} (a chunk of {@code column}) in {@code rows}, or all of them when
+     * {@code rows} is null, to {@code result}, a {@link #resultBuilder} of that column.
+     */
+    void append(ColumnVectorBuilder result, String column, ColumnVector values, RoaringBitmap rows) {
+        boolean date = isDate(column);
+        IntIterator it = rows == null ? null : rows.getIntIterator();
+        for (int i = 0, count = rows == null ? values.size() : rows.getCardinality(); i < count; i++) {
+            int row = it == null ? i : it.next();
+            if (values.isNull(row)) {
+                result.appendNull();
+            } else if (date) {
+                ((ColumnVectorBuilder.Strings) result).append(isoDate(((ColumnVector.Longs) values).values()[row]));
+            } else {
+                result.append(values, row);
             }
-            builder.strings(column, rows, dictionary.build().toArray());
-        } else if (values instanceof ColumnValues.Longs longs) {
-            builder.longs(column, longs.values(), longs.nulls());
-        } else if (values instanceof ColumnValues.Doubles doubles) {
-            builder.doubles(column, doubles.values(), doubles.nulls());
-        } else if (values instanceof ColumnValues.Booleans booleans) {
-            builder.booleans(column, booleans.values(), booleans.nulls());
-        } else if (values instanceof ColumnValues.Strings strings) {
-            builder.strings(column, strings.ids(), strings.dictionary().toArray());
         }
+    }
+
+    private static ColumnVector.Strings isoDates(ColumnVector.Longs days) {
+        ColumnVectorBuilder.Strings dates = ColumnVectorBuilder.strings(days.size());
+        Map<Long, String> formatted = new HashMap<>();
+        for (int i = 0; i < days.size(); i++) {
+            if (days.isNull(i)) {
+                dates.appendNull();
+            } else {
+                dates.append(formatted.computeIfAbsent(days.values()[i], ObjectColumns::isoDate));
+            }
+        }
+        return dates.build();
     }
 
     static String isoDate(long epochDay) {

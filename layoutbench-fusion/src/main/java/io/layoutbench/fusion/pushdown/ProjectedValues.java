@@ -1,11 +1,9 @@
 package io.layoutbench.fusion.pushdown;
 
-import io.layoutbench.parquet.ColumnValues;
-import io.layoutbench.parquet.StringDictionary;
+import io.layoutbench.api.dataset.ColumnVector;
+import io.layoutbench.api.dataset.ColumnVectorBuilder;
 
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
-import java.util.BitSet;
 
 import org.roaringbitmap.IntIterator;
 import org.roaringbitmap.RoaringBitmap;
@@ -28,7 +26,7 @@ final class ProjectedValues {
     }
 
     /** The rows of {@code values} in {@code rows}; {@code narrow} stores integers in 4 bytes (INT32, DATE). */
-    static ByteBuffer encode(ColumnValues values, RoaringBitmap rows, boolean narrow) {
+    static ByteBuffer encode(ColumnVector values, RoaringBitmap rows, boolean narrow) {
         int count = rows.getCardinality();
         boolean hasNulls = false;
         for (IntIterator it = rows.getIntIterator(); it.hasNext() && !hasNulls; ) {
@@ -36,18 +34,18 @@ final class ProjectedValues {
         }
         long valueBytes;
         byte tag;
-        if (values instanceof ColumnValues.Longs) {
+        if (values instanceof ColumnVector.Longs) {
             tag = narrow ? INTS : LONGS;
             valueBytes = (long) count * (narrow ? 4 : 8);
-        } else if (values instanceof ColumnValues.Doubles) {
+        } else if (values instanceof ColumnVector.Doubles) {
             tag = DOUBLES;
             valueBytes = (long) count * 8;
-        } else if (values instanceof ColumnValues.Booleans) {
+        } else if (values instanceof ColumnVector.Booleans) {
             tag = BOOLEANS;
             valueBytes = count;
         } else {
             tag = STRINGS;
-            valueBytes = stringBytes((ColumnValues.Strings) values, rows);
+            valueBytes = stringBytes((ColumnVector.Strings) values, rows);
         }
         ByteBuffer out = ByteBuffer.allocate(Math.toIntExact(6L + (hasNulls ? count : 0) + valueBytes));
         out.put(tag).put((byte) (hasNulls ? 1 : 0)).putInt(count);
@@ -57,87 +55,87 @@ final class ProjectedValues {
                 out.put((byte) (values.isNull(row) ? 1 : 0));
             }
             switch (tag) {
-                case INTS -> out.putInt((int) ((ColumnValues.Longs) values).values()[row]);
-                case LONGS -> out.putLong(((ColumnValues.Longs) values).values()[row]);
-                case DOUBLES -> out.putDouble(((ColumnValues.Doubles) values).values()[row]);
-                case BOOLEANS -> out.put((byte) (((ColumnValues.Booleans) values).values()[row] ? 1 : 0));
+                case INTS -> out.putInt((int) ((ColumnVector.Longs) values).values()[row]);
+                case LONGS -> out.putLong(((ColumnVector.Longs) values).values()[row]);
+                case DOUBLES -> out.putDouble(((ColumnVector.Doubles) values).values()[row]);
+                case BOOLEANS -> out.put((byte) (((ColumnVector.Booleans) values).values()[row] ? 1 : 0));
                 default -> {
-                    ColumnValues.Strings strings = (ColumnValues.Strings) values;
+                    ColumnVector.Strings strings = (ColumnVector.Strings) values;
                     int id = strings.ids()[row];
-                    byte[] utf8 = id < 0 ? new byte[0]
-                            : strings.dictionary().get(id).getBytes(StandardCharsets.UTF_8);
-                    out.putInt(utf8.length).put(utf8);
+                    if (id < 0) {
+                        out.putInt(0);
+                    } else {
+                        out.putInt(strings.dictionary().utf8Length(id)).put(strings.dictionary().utf8(id));
+                    }
                 }
             }
         }
         return out.flip();
     }
 
-    /** The values {@link #encode} wrote, densely, named {@code column}. */
-    static ColumnValues decode(String column, ByteBuffer wire) {
+    /** The values {@link #encode} wrote, densely: row i is the i-th selected row. */
+    static ColumnVector decode(String column, ByteBuffer wire) {
         ByteBuffer in = wire.duplicate();
         byte tag = in.get();
         boolean hasNulls = in.get() == 1;
         int count = in.getInt();
-        BitSet nulls = new BitSet();
-        switch (tag) {
-            case LONGS, INTS -> {
-                long[] values = new long[count];
-                for (int i = 0; i < count; i++) {
-                    readNull(in, hasNulls, nulls, i);
-                    values[i] = tag == INTS ? in.getInt() : in.getLong();
+        ColumnVectorBuilder values = switch (tag) {
+            case LONGS, INTS -> ColumnVectorBuilder.longs(count);
+            case DOUBLES -> ColumnVectorBuilder.doubles(count);
+            case BOOLEANS -> ColumnVectorBuilder.booleans(count);
+            case STRINGS -> ColumnVectorBuilder.strings(count);
+            default -> throw new IllegalArgumentException("Not a projection of " + column + ": unknown tag " + tag);
+        };
+        for (int i = 0; i < count; i++) {
+            boolean isNull = hasNulls && in.get() == 1;
+            // A NULL has a value on the wire too (0, false or the empty string): read past it.
+            switch (tag) {
+                case INTS -> append((ColumnVectorBuilder.Longs) values, isNull, in.getInt());
+                case LONGS -> append((ColumnVectorBuilder.Longs) values, isNull, in.getLong());
+                case DOUBLES -> {
+                    double value = in.getDouble();
+                    if (isNull) {
+                        values.appendNull();
+                    } else {
+                        ((ColumnVectorBuilder.Doubles) values).append(value);
+                    }
                 }
-                return new ColumnValues.Longs(column, values, nulls);
-            }
-            case DOUBLES -> {
-                double[] values = new double[count];
-                for (int i = 0; i < count; i++) {
-                    readNull(in, hasNulls, nulls, i);
-                    values[i] = in.getDouble();
+                case BOOLEANS -> {
+                    boolean value = in.get() == 1;
+                    if (isNull) {
+                        values.appendNull();
+                    } else {
+                        ((ColumnVectorBuilder.Booleans) values).append(value);
+                    }
                 }
-                return new ColumnValues.Doubles(column, values, nulls);
-            }
-            case BOOLEANS -> {
-                boolean[] values = new boolean[count];
-                for (int i = 0; i < count; i++) {
-                    readNull(in, hasNulls, nulls, i);
-                    values[i] = in.get() == 1;
-                }
-                return new ColumnValues.Booleans(column, values, nulls);
-            }
-            case STRINGS -> {
-                StringDictionary.Builder dictionary = StringDictionary.builder();
-                int[] ids = new int[count];
-                for (int i = 0; i < count; i++) {
-                    boolean isNull = readNull(in, hasNulls, nulls, i);
+                default -> {
                     int length = in.getInt();
-                    ids[i] = isNull ? -1 : dictionary.add(in.array(), in.arrayOffset() + in.position(), length);
+                    if (isNull) {
+                        values.appendNull();
+                    } else {
+                        ((ColumnVectorBuilder.Strings) values).append(in.array(), in.arrayOffset() + in.position(),
+                                length);
+                    }
                     in.position(in.position() + length);
                 }
-                return new ColumnValues.Strings(column, ids, dictionary.build());
             }
-            default -> throw new IllegalArgumentException("Not a projection of " + column + ": unknown tag " + tag);
+        }
+        return values.build();
+    }
+
+    private static void append(ColumnVectorBuilder.Longs values, boolean isNull, long value) {
+        if (isNull) {
+            values.appendNull();
+        } else {
+            values.append(value);
         }
     }
 
-    private static boolean readNull(ByteBuffer in, boolean hasNulls, BitSet nulls, int i) {
-        if (hasNulls && in.get() == 1) {
-            nulls.set(i);
-            return true;
-        }
-        return false;
-    }
-
-    private static long stringBytes(ColumnValues.Strings strings, RoaringBitmap rows) {
+    private static long stringBytes(ColumnVector.Strings strings, RoaringBitmap rows) {
         long bytes = 0;
-        int[] lengths = new int[strings.dictionary().size()];
-        java.util.Arrays.fill(lengths, -1);
         for (IntIterator it = rows.getIntIterator(); it.hasNext(); ) {
             int id = strings.ids()[it.next()];
-            if (id >= 0 && lengths[id] < 0) {
-                lengths[id] = strings.dictionary().get(id).getBytes(StandardCharsets.UTF_8).length;
-            }
-            bytes += 4 + (id < 0 ? 0 : lengths[id]);
+            bytes += 4 + (id < 0 ? 0 : strings.dictionary().utf8Length(id));
         }
         return bytes;
     }

@@ -5,6 +5,8 @@ import static java.util.Objects.requireNonNull;
 import io.layoutbench.api.backend.ByteRange;
 import io.layoutbench.api.dataset.Column;
 import io.layoutbench.api.dataset.ColumnType;
+import io.layoutbench.api.dataset.ColumnVector;
+import io.layoutbench.api.dataset.ColumnVectorBuilder;
 import io.layoutbench.api.dataset.MetadataSchema;
 import io.layoutbench.api.metrics.QueryMetrics;
 import io.layoutbench.api.predicate.And;
@@ -20,7 +22,6 @@ import io.layoutbench.fusion.store.FacBackend;
 import io.layoutbench.fusion.store.FacManifest;
 import io.layoutbench.fusion.store.FacStatistics;
 import io.layoutbench.parquet.ColumnChunkInfo;
-import io.layoutbench.parquet.ColumnValues;
 import io.layoutbench.parquet.ParquetObject;
 import io.layoutbench.parquet.RowGroupInfo;
 
@@ -105,7 +106,7 @@ public final class PushdownEngine {
         private final int nodeCount = store.nodes().size();
         private final List<ChunkDecision> decisions = new ArrayList<>();
         /** Chunks a node decoded in the filter stage, kept by that node until the query ends. */
-        private final Map<String, ColumnValues> decodedOnNodes = new HashMap<>();
+        private final Map<String, ColumnVector> decodedOnNodes = new HashMap<>();
         private FacManifest manifest;
         private ObjectColumns columns;
         private Stage stage;
@@ -137,14 +138,14 @@ public final class PushdownEngine {
             // Filter stage.
             stage = new Stage();
             Map<Integer, RoaringBitmap> selected = new LinkedHashMap<>();
-            Map<Integer, Map<String, ColumnValues>> fetched = new HashMap<>();
+            Map<Integer, Map<String, ColumnVector>> fetched = new HashMap<>();
             int pruned = 0;
             for (RowGroupInfo group : rowGroups) {
                 if (isFalse(predicate) || where.prune(columns.statistics(group.index(), predicateColumns)).canSkip()) {
                     pruned++;
                     continue;
                 }
-                Map<String, ColumnValues> here = new LinkedHashMap<>();
+                Map<String, ColumnVector> here = new LinkedHashMap<>();
                 fetched.put(group.index(), here);
                 selected.put(group.index(), filter(group, predicate, here));
             }
@@ -155,11 +156,11 @@ public final class PushdownEngine {
 
             // Projection stage.
             stage = new Stage();
-            List<ResultColumn> results = new ArrayList<>();
+            List<ColumnVectorBuilder> results = new ArrayList<>();
             List<AggregatePartial> partials = new ArrayList<>();
             for (SelectItem item : query.items()) {
                 if (item instanceof SelectItem.ColumnItem c) {
-                    results.add(new ResultColumn(c.column(), columns.type(c.column()), columns.isDate(c.column())));
+                    results.add(columns.resultBuilder(c.column()));
                 } else {
                     partials.add(new AggregatePartial());
                 }
@@ -202,7 +203,7 @@ public final class PushdownEngine {
 
         // ---- filter
 
-        private RoaringBitmap filter(RowGroupInfo group, Expression predicate, Map<String, ColumnValues> fetched) {
+        private RoaringBitmap filter(RowGroupInfo group, Expression predicate, Map<String, ColumnVector> fetched) {
             int rowCount = Math.toIntExact(group.rowCount());
             RoaringBitmap rows = RoaringBitmap.bitmapOf();
             rows.add(0L, rowCount);
@@ -225,7 +226,7 @@ public final class PushdownEngine {
             }
             if (!atCoordinator.isEmpty()) {
                 Expression rest = Expressions.and(atCoordinator);
-                Map<String, ColumnValues> chunks = new LinkedHashMap<>();
+                Map<String, ColumnVector> chunks = new LinkedHashMap<>();
                 for (String column : columnsOf(rest)) {
                     chunks.put(column, fetchChunk(group, column, "filter", 1.0, fetched));
                 }
@@ -259,25 +260,26 @@ public final class PushdownEngine {
         // ---- projection and aggregation
 
         private void project(SelectQuery query, RowGroupInfo group, RoaringBitmap rows,
-                Map<String, ColumnValues> fetched, List<ResultColumn> results, List<AggregatePartial> partials) {
+                Map<String, ColumnVector> fetched, List<ColumnVectorBuilder> results,
+                List<AggregatePartial> partials) {
             double selectivity = (double) rows.getCardinality() / group.rowCount();
             int nextColumn = 0;
             int nextPartial = 0;
             for (SelectItem item : query.items()) {
                 if (item instanceof SelectItem.ColumnItem c) {
-                    ResultColumn result = results.get(nextColumn++);
+                    ColumnVectorBuilder result = results.get(nextColumn++);
                     ColumnChunkInfo chunk = group.column(c.column());
                     boolean push = mode == PushdownMode.PUSH_ALL || (mode == PushdownMode.FUSION
                             && CostEquation.pushesProjection(selectivity, chunk.compressibility()));
                     if (push && !fetched.containsKey(c.column())) {
                         ByteBuffer values = projectOnNode(group, c.column(), rows, selectivity);
                         long start = System.nanoTime();
-                        result.append(ProjectedValues.decode(c.column(), values), null);
+                        columns.append(result, c.column(), ProjectedValues.decode(c.column(), values), null);
                         stage.coordinatorNanos += System.nanoTime() - start;
                     } else {
-                        ColumnValues values = fetchChunk(group, c.column(), "project", selectivity, fetched);
+                        ColumnVector values = fetchChunk(group, c.column(), "project", selectivity, fetched);
                         long start = System.nanoTime();
-                        result.append(values, rows);
+                        columns.append(result, c.column(), values, rows);
                         stage.coordinatorNanos += System.nanoTime() - start;
                     }
                 } else {
@@ -291,7 +293,7 @@ public final class PushdownEngine {
                     String where = aggregate.label() + " over row group " + group.index() + " of " + key;
                     AggregatePartial partial;
                     if (mode == PushdownMode.BASELINE || fetched.containsKey(column)) {
-                        ColumnValues values = fetchChunk(group, column, "aggregate", selectivity, fetched);
+                        ColumnVector values = fetchChunk(group, column, "aggregate", selectivity, fetched);
                         long start = System.nanoTime();
                         partial = AggregatePartial.of(values, rows, where);
                         stage.coordinatorNanos += System.nanoTime() - start;
@@ -344,12 +346,12 @@ public final class PushdownEngine {
         private NodeChunk decodeOnNode(RowGroupInfo group, String column) {
             ColumnChunkInfo chunk = group.column(column);
             String id = group.index() + "/" + chunk.column();
-            ColumnValues kept = decodedOnNodes.get(id);
+            ColumnVector kept = decodedOnNodes.get(id);
             if (kept != null) {
                 return new NodeChunk(kept, homeNode(chunk.byteRange()), 0);
             }
             NodeRead read = readOnNode(chunk);
-            ColumnValues values = columns.decode(group.index(), column, read.bytes());
+            ColumnVector values = columns.decode(group.index(), column, read.bytes());
             decodedOnNodes.put(id, values);
             return new NodeChunk(values, read.node(), read.remoteBytes());
         }
@@ -359,9 +361,9 @@ public final class PushdownEngine {
         }
 
         /** A chunk decoded at the coordinator after fetching it compressed; each chunk is fetched once per query. */
-        private ColumnValues fetchChunk(RowGroupInfo group, String column, String operation, double selectivity,
-                Map<String, ColumnValues> fetched) {
-            ColumnValues cached = fetched.get(column);
+        private ColumnVector fetchChunk(RowGroupInfo group, String column, String operation, double selectivity,
+                Map<String, ColumnVector> fetched) {
+            ColumnVector cached = fetched.get(column);
             if (cached != null) {
                 return cached;
             }
@@ -369,7 +371,7 @@ public final class PushdownEngine {
             Map<Integer, Long> pieces = piecesByNode(chunk.byteRange());
             long start = System.nanoTime();
             Read read = readCounted(chunk.byteRange());
-            ColumnValues values = columns.decode(group.index(), column, read.bytes());
+            ColumnVector values = columns.decode(group.index(), column, read.bytes());
             stage.coordinatorNanos += System.nanoTime() - start;
             long moved = read.degraded() ? read.fromNodes() : chunk.byteRange().length();
             if (read.degraded()) {
@@ -442,7 +444,7 @@ public final class PushdownEngine {
             }
         }
 
-        private ColumnarTable rows(SelectQuery query, List<ResultColumn> results) {
+        private ColumnarTable rows(SelectQuery query, List<ColumnVectorBuilder> results) {
             List<Column> schema = new ArrayList<>();
             for (SelectItem item : query.items()) {
                 String name = ((SelectItem.ColumnItem) item).column();
@@ -451,10 +453,8 @@ public final class PushdownEngine {
                 }
                 schema.add(columns.schema().column(name));
             }
-            int rowCount = results.get(0).size();
-            ColumnarTable.ColumnsBuilder table = ColumnarTable.fromColumns(new MetadataSchema(schema), rowCount);
-            results.forEach(r -> r.addTo(table));
-            return table.build();
+            return ColumnarTable.fromColumns(new MetadataSchema(schema),
+                    results.stream().map(ColumnVectorBuilder::build).toList());
         }
 
         private ColumnarTable aggregates(SelectQuery query, List<AggregatePartial> partials, long limit) {
@@ -588,6 +588,6 @@ public final class PushdownEngine {
     private record NodeRead(ByteBuffer bytes, int node, long remoteBytes) {
     }
 
-    private record NodeChunk(ColumnValues values, int node, long remoteBytes) {
+    private record NodeChunk(ColumnVector values, int node, long remoteBytes) {
     }
 }

@@ -4,16 +4,17 @@ import static java.util.Objects.requireNonNull;
 
 import io.layoutbench.api.backend.ObjectBackend;
 import io.layoutbench.api.backend.ObjectInfo;
+import io.layoutbench.api.dataset.ColumnVector;
 import io.layoutbench.api.dataset.MetadataSchema;
 import io.layoutbench.api.layout.PlannedRequest;
 import io.layoutbench.api.predicate.ColumnarTable;
 import io.layoutbench.parquet.BackendInputFile;
-import io.layoutbench.parquet.ColumnValues;
 import io.layoutbench.parquet.FetchOptions;
 import io.layoutbench.parquet.MetadataColumns;
 import io.layoutbench.parquet.ParquetObject;
 import io.layoutbench.parquet.ParquetTableSchema;
 
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -53,21 +54,11 @@ public final class MetadataTable {
      */
     public static ColumnarTable toColumnarTable(MetadataColumns raw, ParquetTableSchema schema) {
         MetadataSchema metadata = schema.metadata();
-        ColumnarTable.ColumnsBuilder table = ColumnarTable.fromColumns(metadata, raw.rowCount());
+        List<ColumnVector> columns = new ArrayList<>(metadata.size());
         for (int i = 0; i < metadata.size(); i++) {
-            String name = metadata.columns().get(i).name();
-            ColumnValues values = raw.column(schema.metadataNames().get(i));
-            if (values instanceof ColumnValues.Strings strings) {
-                table.strings(name, strings.ids(), strings.dictionary().toArray());
-            } else if (values instanceof ColumnValues.Longs longs) {
-                table.longs(name, longs.values(), longs.nulls());
-            } else if (values instanceof ColumnValues.Doubles doubles) {
-                table.doubles(name, doubles.values(), doubles.nulls());
-            } else if (values instanceof ColumnValues.Booleans booleans) {
-                table.booleans(name, booleans.values(), booleans.nulls());
-            }
+            columns.add(raw.column(schema.metadataNames().get(i)));
         }
-        return table.build();
+        return ColumnarTable.fromColumns(metadata, columns);
     }
 
     /** The metadata columns, for predicates. */
@@ -82,17 +73,17 @@ public final class MetadataTable {
 
     /** A BIGINT extra column's values, e.g. {@code data_offset}. */
     public long[] longs(String column) {
-        ColumnValues values = raw.column(column);
-        if (values instanceof ColumnValues.Longs longs) {
+        ColumnVector values = raw.column(column);
+        if (values instanceof ColumnVector.Longs longs) {
             return longs.values();
         }
         throw new IllegalStateException("Metadata column " + column + " is " + values.type() + ", not BIGINT");
     }
 
     /** A STRING extra column's values, e.g. {@code shard}. */
-    public ColumnValues.Strings strings(String column) {
-        ColumnValues values = raw.column(column);
-        if (values instanceof ColumnValues.Strings strings) {
+    public ColumnVector.Strings strings(String column) {
+        ColumnVector values = raw.column(column);
+        if (values instanceof ColumnVector.Strings strings) {
             return strings;
         }
         throw new IllegalStateException("Metadata column " + column + " is " + values.type() + ", not STRING");

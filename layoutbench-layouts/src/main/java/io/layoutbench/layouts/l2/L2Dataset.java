@@ -2,6 +2,7 @@ package io.layoutbench.layouts.l2;
 
 import io.layoutbench.api.backend.ByteRange;
 import io.layoutbench.api.backend.ObjectBackend;
+import io.layoutbench.api.dataset.ColumnVector;
 import io.layoutbench.api.dataset.MetadataRow;
 import io.layoutbench.api.dataset.Sample;
 import io.layoutbench.api.layout.QueryOptions;
@@ -13,7 +14,6 @@ import io.layoutbench.layouts.common.MetadataTableDataset;
 import io.layoutbench.layouts.common.SampleChecksum;
 import io.layoutbench.layouts.common.SampleKeys;
 import io.layoutbench.layouts.retrieval.ReadTask;
-import io.layoutbench.parquet.ColumnValues;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -71,7 +71,7 @@ final class L2Dataset extends MetadataTableDataset {
         final long[] offsets;
         final long[] sizes;
         final long[] crcs;
-        final ColumnValues.Strings shards;
+        final ColumnVector.Strings shards;
 
         TableLocations(MetadataTable table) {
             this.shards = table.strings(L2Writer.SHARD);

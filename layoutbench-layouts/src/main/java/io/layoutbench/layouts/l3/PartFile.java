@@ -8,6 +8,7 @@ import io.layoutbench.api.backend.ObjectNotFoundException;
 import io.layoutbench.api.backend.RangeNotSatisfiableException;
 import io.layoutbench.api.dataset.Column;
 import io.layoutbench.api.dataset.ColumnType;
+import io.layoutbench.api.dataset.ColumnVector;
 import io.layoutbench.api.dataset.MetadataSchema;
 import io.layoutbench.api.layout.PlannedRequest;
 import io.layoutbench.api.predicate.ColumnStatistics;
@@ -20,7 +21,6 @@ import io.layoutbench.parquet.BackendInputFile;
 import io.layoutbench.parquet.ColumnChunkInfo;
 import io.layoutbench.parquet.ColumnPageIndex;
 import io.layoutbench.parquet.ColumnStats;
-import io.layoutbench.parquet.ColumnValues;
 import io.layoutbench.parquet.FetchOptions;
 import io.layoutbench.parquet.MetadataColumns;
 import io.layoutbench.parquet.ParquetColumn;
@@ -227,7 +227,7 @@ final class PartFile implements L3Planner.Part {
 
     /** A BIGINT column that every sample needs a value of. */
     private static long[] notNullLongs(MetadataColumns columns, String name, String group, String what) {
-        if (!(columns.column(name) instanceof ColumnValues.Longs values) || values.nulls().cardinality() > 0) {
+        if (!(columns.column(name) instanceof ColumnVector.Longs values) || values.hasNulls()) {
             throw new CorruptDataException("Column " + name + " of " + group + " is not a BIGINT column without "
                     + "NULLs; every sample needs its " + what);
         }
