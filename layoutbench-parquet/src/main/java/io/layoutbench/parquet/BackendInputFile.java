@@ -1,11 +1,11 @@
 package io.layoutbench.parquet;
 
-import io.layoutbench.api.layout.RangeCoalescer;
 import static java.util.Objects.requireNonNull;
 
 import io.layoutbench.api.backend.ByteRange;
 import io.layoutbench.api.backend.ObjectBackend;
 import io.layoutbench.api.backend.ObjectKeys;
+import io.layoutbench.api.layout.RangeCoalescer;
 
 import java.io.EOFException;
 import java.io.IOException;

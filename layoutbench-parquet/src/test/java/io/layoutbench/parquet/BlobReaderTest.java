@@ -1,11 +1,11 @@
 package io.layoutbench.parquet;
 
-import io.layoutbench.api.layout.RangeCoalescer;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.layoutbench.api.backend.ByteRange;
 import io.layoutbench.api.backend.ObjectBackend;
+import io.layoutbench.api.layout.RangeCoalescer;
 import io.layoutbench.api.metrics.QueryMetrics;
 import io.layoutbench.backend.memory.MemoryBackend;
 

@@ -19,9 +19,9 @@ import io.layoutbench.api.layout.StorageLayout;
 import io.layoutbench.api.metrics.MetricsSnapshot;
 import io.layoutbench.api.metrics.RequestMetrics;
 import io.layoutbench.api.network.NetworkProfile;
-import io.layoutbench.evaluation.paper.PaperQuery;
 import io.layoutbench.api.predicate.Query;
 import io.layoutbench.backend.simulated.SimulatedNetworkBackend;
+import io.layoutbench.evaluation.paper.PaperQuery;
 
 import java.time.Duration;
 import java.util.ArrayList;

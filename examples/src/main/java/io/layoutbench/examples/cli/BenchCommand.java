@@ -20,13 +20,6 @@ import io.layoutbench.examples.report.Charts;
 import io.layoutbench.examples.report.FileReports;
 import io.layoutbench.examples.report.TerminalReport;
 
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
-import picocli.CommandLine.Spec;
-
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -38,6 +31,13 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code layoutbench bench}: ingest the synthetic ImageNet into each layout (or reuse it), run the paper's queries

@@ -6,12 +6,6 @@ import io.layoutbench.api.dataset.Sample;
 import io.layoutbench.datasets.synthetic.SyntheticImageNet;
 import io.layoutbench.examples.bench.Progress;
 
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
-
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -25,6 +19,12 @@ import java.util.Iterator;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.stream.Stream;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code layoutbench generate}: writes the synthetic ImageNet's samples as an image folder

@@ -5,13 +5,13 @@ import io.layoutbench.api.layout.StorageLayouts;
 import io.layoutbench.datasets.synthetic.ImageNetScale;
 import io.layoutbench.examples.bench.LayoutSettings;
 
-import picocli.CommandLine;
-import picocli.CommandLine.ParameterException;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+
+import picocli.CommandLine;
+import picocli.CommandLine.ParameterException;
 
 /** Resolving {@code --layouts} and {@code --layout-option} against the layouts on the class path. */
 final class Layouts {

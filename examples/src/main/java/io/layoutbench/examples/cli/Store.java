@@ -7,9 +7,6 @@ import io.layoutbench.api.backend.ObjectBackends;
 import io.layoutbench.api.metrics.RequestMetrics;
 import io.layoutbench.s3.embedded.EmbeddedS3Server;
 
-import picocli.CommandLine;
-import picocli.CommandLine.ParameterException;
-
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.file.Path;
@@ -17,6 +14,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+
+import picocli.CommandLine;
+import picocli.CommandLine.ParameterException;
 
 /**
  * The object store a command works on, opened from the {@code --backend} option through

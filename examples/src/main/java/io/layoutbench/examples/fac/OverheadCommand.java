@@ -3,17 +3,17 @@ package io.layoutbench.examples.fac;
 import io.layoutbench.examples.fac.study.Json;
 import io.layoutbench.examples.fac.study.SyntheticOverheadStudy;
 
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
-
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /** {@code fac overhead}: the paper's synthetic storage-overhead study. */
 @Command(name = "overhead", mixinStandardHelpOptions = true,

@@ -1,14 +1,8 @@
 package io.layoutbench.examples.fac;
 
+import io.layoutbench.evaluation.tpch.TpchParquet;
 import io.layoutbench.examples.fac.study.FileCodingStudy;
 import io.layoutbench.examples.fac.study.Json;
-import io.layoutbench.evaluation.tpch.TpchParquet;
-
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -18,6 +12,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
 
 /** {@code fac study}: the paper's real-file study on Parquet files. */
 @Command(name = "study", mixinStandardHelpOptions = true,

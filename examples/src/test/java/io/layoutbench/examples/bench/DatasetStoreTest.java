@@ -11,11 +11,11 @@ import io.layoutbench.api.network.NetworkProfiles;
 import io.layoutbench.backend.file.FileBackend;
 import io.layoutbench.datasets.synthetic.ImageNetScale;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.nio.file.Path;
 import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** Datasets are ingested once per (dataset, layout, options) and reused afterwards, with their ingest record. */
 class DatasetStoreTest {

@@ -11,17 +11,17 @@ import io.layoutbench.api.layout.RetrievalMode;
 import io.layoutbench.api.layout.StorageLayout;
 import io.layoutbench.api.layout.StorageLayouts;
 import io.layoutbench.api.network.NetworkProfiles;
-import io.layoutbench.evaluation.paper.PaperQueries;
 import io.layoutbench.backend.memory.MemoryBackend;
 import io.layoutbench.datasets.synthetic.ImageNetScale;
-
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
+import io.layoutbench.evaluation.paper.PaperQueries;
 
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 
 /**
  * On a deterministic backend (memory, no network) the cost model's predicted D and request count are the measured

@@ -74,7 +74,10 @@ final class RowSets {
         }
     }
 
-    /** State of one {@link ColumnarEvaluator#select} call: the table, lazily built dictionary masks and vectors, scratch lists. */
+    /**
+     * State of one {@link ColumnarEvaluator#select} call: the table, lazily built dictionary masks and vectors,
+     * scratch lists.
+     */
     static final class Context {
         final ColumnarTable table;
         final Object[] slots;

@@ -79,7 +79,7 @@ public abstract class StorageLayoutContractTest {
             new Column("seconds", ColumnType.DOUBLE), new Column("frames", ColumnType.BIGINT),
             new Column("clean", ColumnType.BOOLEAN)));
 
-    /** Coalescing gaps the model is compared at: touching only, a GET's price in bytes, t3.medium's break-even, 4 MiB. */
+    /** Gaps the model is compared at: touching only, a GET's price in bytes, t3.medium's break-even, 4 MiB. */
     static final List<Long> MODEL_GAPS = List.of(0L, 4_444L, 384_000L, 4L << 20);
 
     /** Queries over {@link #CUSTOM}: equality, ranges, booleans, NULL tests, LIKE, OR, arithmetic, LIMIT. */

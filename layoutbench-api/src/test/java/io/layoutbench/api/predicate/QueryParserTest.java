@@ -15,7 +15,6 @@ import static io.layoutbench.api.predicate.Expressions.not;
 import static io.layoutbench.api.predicate.Expressions.or;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.layoutbench.api.dataset.ColumnType;
 import io.layoutbench.api.dataset.MetadataSchema;
 
 import java.util.OptionalLong;

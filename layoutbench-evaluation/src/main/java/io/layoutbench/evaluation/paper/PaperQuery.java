@@ -1,11 +1,10 @@
 package io.layoutbench.evaluation.paper;
 
-import io.layoutbench.api.predicate.BoundQuery;
-import io.layoutbench.api.predicate.Query;
-
 import static java.util.Objects.requireNonNull;
 
 import io.layoutbench.api.dataset.MetadataSchema;
+import io.layoutbench.api.predicate.BoundQuery;
+import io.layoutbench.api.predicate.Query;
 
 /**
  * One of the LayoutBench paper's eleven benchmark queries; see {@link PaperQueries}.

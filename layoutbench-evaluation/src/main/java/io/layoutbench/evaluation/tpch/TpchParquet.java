@@ -2,10 +2,6 @@ package io.layoutbench.evaluation.tpch;
 
 import static java.util.Objects.requireNonNull;
 
-import io.trino.tpch.TpchColumn;
-import io.trino.tpch.TpchEntity;
-import io.trino.tpch.TpchTable;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -14,6 +10,9 @@ import java.nio.file.StandardCopyOption;
 import java.util.HashMap;
 import java.util.List;
 
+import io.trino.tpch.TpchColumn;
+import io.trino.tpch.TpchEntity;
+import io.trino.tpch.TpchTable;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.parquet.column.ParquetProperties;
 import org.apache.parquet.conf.ParquetConfiguration;

@@ -1,8 +1,5 @@
 package io.layoutbench.evaluation.paper;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
 import static io.layoutbench.api.predicate.Expressions.and;
 import static io.layoutbench.api.predicate.Expressions.cast;
 import static io.layoutbench.api.predicate.Expressions.column;
@@ -14,6 +11,8 @@ import static io.layoutbench.api.predicate.Expressions.in;
 import static io.layoutbench.api.predicate.Expressions.lessThan;
 import static io.layoutbench.api.predicate.Expressions.like;
 import static io.layoutbench.api.predicate.Expressions.lit;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.layoutbench.api.dataset.ColumnType;
 import io.layoutbench.api.dataset.MetadataSchema;

@@ -8,14 +8,13 @@ import io.layoutbench.api.predicate.ColumnarTable;
 import io.layoutbench.api.predicate.PredicateException;
 import io.layoutbench.api.testing.FaultInjectingBackend;
 import io.layoutbench.backend.memory.MemoryBackend;
-import io.layoutbench.fusion.coding.CodingPlan;
 import io.layoutbench.evaluation.tpch.TpchParquet;
+import io.layoutbench.fusion.coding.CodingPlan;
 import io.layoutbench.fusion.store.FacBackend;
 import io.layoutbench.fusion.store.FacOptions;
 
 import java.math.BigDecimal;
 import java.math.BigInteger;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;

@@ -4,11 +4,11 @@ import io.layoutbench.api.dataset.MetadataRow;
 import io.layoutbench.api.dataset.MetadataSchema;
 import io.layoutbench.api.predicate.BoundQuery;
 import io.layoutbench.api.predicate.ColumnarTable;
-import io.layoutbench.evaluation.paper.PaperQueries;
-import io.layoutbench.evaluation.paper.PaperQuery;
 import io.layoutbench.api.predicate.Selection;
 import io.layoutbench.datasets.synthetic.ImageNetScale;
 import io.layoutbench.datasets.synthetic.SyntheticImageNet;
+import io.layoutbench.evaluation.paper.PaperQueries;
+import io.layoutbench.evaluation.paper.PaperQuery;
 
 import java.io.IOException;
 import java.nio.file.Files;

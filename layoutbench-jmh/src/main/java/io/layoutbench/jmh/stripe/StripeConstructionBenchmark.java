@@ -1,7 +1,7 @@
 package io.layoutbench.jmh.stripe;
 
-import io.layoutbench.fusion.codec.CodeParameters;
 import io.layoutbench.evaluation.fac.ZipfChunkSizes;
+import io.layoutbench.fusion.codec.CodeParameters;
 import io.layoutbench.fusion.stripe.StripeAssignment;
 import io.layoutbench.fusion.stripe.StripeConstructor;
 import io.layoutbench.fusion.stripe.StripeConstructors;

@@ -13,7 +13,6 @@ import java.time.Duration;
 import java.util.concurrent.CancellationException;
 
 import org.junit.jupiter.api.Test;
-
 import software.amazon.awssdk.awscore.exception.AwsErrorDetails;
 import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.services.s3.model.S3Exception;

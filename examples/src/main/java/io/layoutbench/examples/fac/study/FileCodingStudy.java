@@ -1,11 +1,10 @@
 package io.layoutbench.examples.fac.study;
 
-import io.layoutbench.evaluation.fac.ZipfChunkSizes;
-
 import static java.util.Objects.requireNonNull;
 
 import io.layoutbench.api.backend.ObjectBackend;
 import io.layoutbench.backend.file.FileBackend;
+import io.layoutbench.evaluation.fac.ZipfChunkSizes;
 import io.layoutbench.fusion.codec.CodeParameters;
 import io.layoutbench.fusion.coding.ChunkMap;
 import io.layoutbench.fusion.coding.ObjectSource;

@@ -1,9 +1,8 @@
 package io.layoutbench.examples.fac.study;
 
-import io.layoutbench.evaluation.fac.ZipfChunkSizes;
-
 import static java.util.Objects.requireNonNull;
 
+import io.layoutbench.evaluation.fac.ZipfChunkSizes;
 import io.layoutbench.fusion.codec.CodeParameters;
 import io.layoutbench.fusion.stripe.ExactStripeSolver;
 import io.layoutbench.fusion.stripe.StripeAssignment;

@@ -1,12 +1,11 @@
 package io.layoutbench.examples.fac.study;
 
-import io.layoutbench.evaluation.fac.ZipfChunkSizes;
-import io.layoutbench.evaluation.tpch.TpchParquet;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.layoutbench.api.backend.ByteRange;
 import io.layoutbench.backend.file.FileBackend;
+import io.layoutbench.evaluation.fac.ZipfChunkSizes;
+import io.layoutbench.evaluation.tpch.TpchParquet;
 import io.layoutbench.fusion.codec.CodeParameters;
 import io.layoutbench.fusion.coding.ChunkMap;
 import io.layoutbench.fusion.coding.ObjectRegion;
