@@ -2,6 +2,8 @@ package io.layoutbench.fusion.pushdown;
 
 import static java.util.Objects.requireNonNull;
 
+import io.layoutbench.api.predicate.SelectStatement;
+
 import java.util.Locale;
 import java.util.Optional;
 
@@ -10,7 +12,7 @@ import java.util.Optional;
  *
  * <pre>{@code
  * SelectItem price = new SelectItem.ColumnItem("l_extendedprice");
- * SelectItem rows = new SelectItem.Aggregate(AggregateFunction.COUNT, Optional.empty());   // COUNT(*)
+ * SelectItem rows = new SelectItem.Aggregate(SelectStatement.Function.COUNT, Optional.empty());   // COUNT(*)
  * }</pre>
  */
 public sealed interface SelectItem {
@@ -40,11 +42,11 @@ public sealed interface SelectItem {
      * @param function the function
      * @param column   its column; empty only for {@code COUNT(*)}
      */
-    record Aggregate(AggregateFunction function, Optional<String> column) implements SelectItem {
+    record Aggregate(SelectStatement.Function function, Optional<String> column) implements SelectItem {
         public Aggregate {
             requireNonNull(function, "function is null");
             requireNonNull(column, "column is null");
-            if (column.isEmpty() && function != AggregateFunction.COUNT) {
+            if (column.isEmpty() && function != SelectStatement.Function.COUNT) {
                 throw new IllegalArgumentException(function + "(*) is not an aggregate; only COUNT(*) is");
             }
         }

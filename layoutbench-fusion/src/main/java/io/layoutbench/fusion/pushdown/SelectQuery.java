@@ -76,7 +76,7 @@ public record SelectQuery(List<SelectItem> items, String from, Query where) {
                 items.add(new SelectItem.ColumnItem(column(c.column(), schema)));
             } else {
                 SelectStatement.Aggregate a = (SelectStatement.Aggregate) item;
-                items.add(new SelectItem.Aggregate(function(a.function()), a.argument().map(e -> column(e, schema))));
+                items.add(new SelectItem.Aggregate(a.function(), a.argument().map(e -> column(e, schema))));
             }
         }
         return new SelectQuery(items, statement.from(), statement.where());
@@ -89,17 +89,6 @@ public record SelectQuery(List<SelectItem> items, String from, Query where) {
                     + expression);
         }
         return schema.column(ref.name()).name();
-    }
-
-    private static AggregateFunction function(SelectStatement.Function function) {
-        // A switch, not valueOf: an aggregate added to the language must be given a pushdown here to compile.
-        return switch (function) {
-            case COUNT -> AggregateFunction.COUNT;
-            case SUM -> AggregateFunction.SUM;
-            case MIN -> AggregateFunction.MIN;
-            case MAX -> AggregateFunction.MAX;
-            case AVG -> AggregateFunction.AVG;
-        };
     }
 
     /** SQL that parses back to this query. */

@@ -8,6 +8,7 @@ import io.layoutbench.api.dataset.ColumnType;
 import io.layoutbench.api.dataset.MetadataSchema;
 import io.layoutbench.api.predicate.PredicateException;
 import io.layoutbench.api.predicate.PredicateParseException;
+import io.layoutbench.api.predicate.SelectStatement;
 
 import java.util.List;
 import java.util.Optional;
@@ -31,10 +32,10 @@ class SelectQueryTest {
         SelectQuery aggregates = SelectQuery.parse("SELECT COUNT(*), sum(qty), Max(note), AVG( price ) FROM t",
                 SCHEMA);
         assertThat(aggregates.items()).containsExactly(
-                new SelectItem.Aggregate(AggregateFunction.COUNT, Optional.empty()),
-                new SelectItem.Aggregate(AggregateFunction.SUM, Optional.of("qty")),
-                new SelectItem.Aggregate(AggregateFunction.MAX, Optional.of("note")),
-                new SelectItem.Aggregate(AggregateFunction.AVG, Optional.of("price")));
+                new SelectItem.Aggregate(SelectStatement.Function.COUNT, Optional.empty()),
+                new SelectItem.Aggregate(SelectStatement.Function.SUM, Optional.of("qty")),
+                new SelectItem.Aggregate(SelectStatement.Function.MAX, Optional.of("note")),
+                new SelectItem.Aggregate(SelectStatement.Function.AVG, Optional.of("price")));
         assertThat(aggregates.toString()).isEqualTo("SELECT COUNT(*), SUM(qty), MAX(note), AVG(price) FROM t");
 
         SelectQuery all = SelectQuery.parse("SELECT * FROM t LIMIT 2", SCHEMA);
