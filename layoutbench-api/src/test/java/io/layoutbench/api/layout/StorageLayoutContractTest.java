@@ -46,7 +46,8 @@ import org.junit.jupiter.api.TestInstance;
  * What every {@link StorageLayout} must do, run against each implementation by subclassing (as
  * {@code ObjectBackendContractTest} is for backends): a dataset is visible only once committed; an aborted writer
  * leaves nothing behind; unknown options are refused by name; any schema of the predicate language's types round
- * trips, without a {@code filename} or {@code filesize_bytes} column; a reference workload (the LayoutBench
+ * trips, without a {@code filename} or {@code filesize_bytes} column; a dataset opened before a new one replaces it
+ * is read whole after the replacement commits; a reference workload (the LayoutBench
  * paper's Q1-Q11 over its ImageNet schema, given by the subclass) returns exactly what a row-at-a-time evaluation
  * of the source returns, in both retrieval modes; a plan's bytes and requests are what the query then transfers;
  * a damaged object is named in the error, or repaired (for layouts with redundancy), never returned silently; and a
@@ -192,6 +193,25 @@ public abstract class StorageLayoutContractTest {
                 assertThat(left.map(ObjectInfo::key).toList()).as("objects left by an aborted writer").isEmpty();
             }
             assertThatThrownBy(() -> layout().open(backend, "ds")).isInstanceOf(ObjectNotFoundException.class);
+        }
+    }
+
+    @Test
+    void aDatasetOpenedBeforeAReplacementIsReadWholeAfterIt() {
+        try (ObjectBackend backend = newBackend()) {
+            List<Sample> first = customSamples().subList(0, 120);
+            List<Sample> second = customSamples().subList(150, 300);
+            List<Expected> old = write(backend, "replaced", CUSTOM, first.iterator());
+            Query all = Query.of(Expressions.alwaysTrue());
+            try (Dataset before = layout().open(backend, "replaced")) {
+                List<Expected> replacement = write(backend, "replaced", CUSTOM, second.iterator());
+                assertThat(run(before, all, RetrievalMode.OPTIMIZED)).as("a query on the dataset opened before")
+                        .containsExactlyElementsOf(old);
+                try (Dataset after = layout().open(backend, "replaced")) {
+                    assertThat(run(after, all, RetrievalMode.OPTIMIZED)).as("a query on the dataset opened after")
+                            .containsExactlyElementsOf(replacement);
+                }
+            }
         }
     }
 

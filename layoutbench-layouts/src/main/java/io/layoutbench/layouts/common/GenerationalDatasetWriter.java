@@ -2,9 +2,11 @@ package io.layoutbench.layouts.common;
 
 import static java.util.Objects.requireNonNull;
 
+import io.layoutbench.api.LayoutBenchException;
 import io.layoutbench.api.backend.ObjectBackend;
 import io.layoutbench.api.backend.ObjectInfo;
 import io.layoutbench.api.backend.ObjectKeys;
+import io.layoutbench.api.backend.ObjectNotFoundException;
 import io.layoutbench.api.dataset.MetadataSchema;
 import io.layoutbench.api.dataset.Sample;
 import io.layoutbench.api.layout.DatasetSummary;
@@ -31,8 +33,9 @@ import org.slf4j.LoggerFactory;
  * The ingest protocol every layout shares. Objects of one ingest go below {@code <prefix>/<generation>/}; the
  * manifest, written last, names the generation and every object. So an ingest that crashes leaves objects no
  * manifest points to (invisible), and the next commit under the same prefix deletes everything below the prefix
- * that its manifest does not list: re-running ingest recovers cleanly. A writer closed without commit deletes
- * what it wrote.
+ * that neither its manifest nor the manifest it replaces lists: re-running ingest recovers cleanly, and a query
+ * that opened the replaced dataset reads it whole to the end (its objects go at the commit after). A writer closed
+ * without commit deletes what it wrote.
  *
  * <pre>{@code
  * final class L1Writer extends GenerationalDatasetWriter {
@@ -111,10 +114,11 @@ public abstract class GenerationalDatasetWriter implements DatasetWriter {
         Map<String, String> properties = finish();
         DatasetManifest manifest = new DatasetManifest(layout, formatVersion, generation, schema, samples,
                 payloadBytes, written, properties);
+        Set<String> previous = previousObjects();
         long manifestSize = manifest.write(backend, prefix);
         committed = true;
         closed = true;
-        deleteUnlisted(manifest);
+        deleteUnlisted(manifest, previous);
         return new DatasetSummary(layout, prefix, samples, payloadBytes, written.size() + 1L,
                 manifest.storedBytes() + manifestSize);
     }
@@ -188,8 +192,30 @@ public abstract class GenerationalDatasetWriter implements DatasetWriter {
         return samples;
     }
 
-    private void deleteUnlisted(DatasetManifest manifest) {
-        Set<String> keep = new HashSet<>();
+    /**
+     * The objects of the dataset this commit replaces, if one is committed here: readers that opened it before this
+     * commit may still be reading them, so they stay until the next commit.
+     */
+    private Set<String> previousObjects() {
+        Set<String> objects = new HashSet<>();
+        try {
+            DatasetManifest.read(backend, prefix).objects().forEach(o -> objects.add(o.key()));
+        } catch (ObjectNotFoundException e) {
+            // Nothing committed here yet.
+        } catch (LayoutBenchException e) {
+            LOG.warn("The {} dataset this ingest replaces at {} has an unreadable manifest; its objects are removed "
+                    + "now, not kept for its readers: {}", layout, prefix, e.getMessage());
+        }
+        return objects;
+    }
+
+    /**
+     * Deletes what neither the new manifest nor the one it replaced lists: generations before the replaced one, and
+     * aborted or crashed ingests. The replaced generation goes at the next commit, so a query that opened the old
+     * dataset finishes on it whole while a new one is committed (at most two generations are stored at rest).
+     */
+    private void deleteUnlisted(DatasetManifest manifest, Set<String> previous) {
+        Set<String> keep = new HashSet<>(previous);
         manifest.objects().forEach(o -> keep.add(o.key()));
         keep.add(DatasetManifest.keyFor(prefix));
         List<String> stale = new ArrayList<>();
@@ -197,8 +223,8 @@ public abstract class GenerationalDatasetWriter implements DatasetWriter {
             listing.map(ObjectInfo::key).filter(k -> !keep.contains(k)).forEach(stale::add);
         }
         if (!stale.isEmpty()) {
-            LOG.info("Removing {} objects at {} that the new {} manifest does not list (earlier or aborted ingests)",
-                    stale.size(), prefix, layout);
+            LOG.info("Removing {} objects at {} that neither the new {} manifest nor the one it replaces lists "
+                    + "(older or aborted ingests)", stale.size(), prefix, layout);
             backend.deleteAll(stale);
         }
     }
