@@ -59,6 +59,7 @@ public abstract class GenerationalDatasetWriter implements DatasetWriter {
     private final String layout;
     private final int formatVersion;
     private final List<ObjectInfo> written = new ArrayList<>();
+    private final UniqueSampleNames names;
     private long samples;
     private long payloadBytes;
     private boolean committed;
@@ -72,6 +73,7 @@ public abstract class GenerationalDatasetWriter implements DatasetWriter {
         this.prefix = checkPrefix(prefix);
         this.schema = requireNonNull(schema, "schema is null");
         this.keys = SampleKeys.of(schema);
+        this.names = new UniqueSampleNames(keys);
         this.generation = "g" + ZonedDateTime.now(ZoneOffset.UTC).format(STAMP) + "-"
                 + Long.toHexString(RANDOM.nextLong() & 0xffffffffffL);
     }
@@ -99,6 +101,7 @@ public abstract class GenerationalDatasetWriter implements DatasetWriter {
                     + schema.describeColumns() + "]");
         }
         String key = keys.key(sample.metadata(), samples);
+        names.check(key, samples);
         MetadataParquet.checkSize(sample.metadata(), sample.size(), key);
         addSample(sample, key, SampleChecksum.of(sample.data()));
         samples++;
