@@ -136,6 +136,14 @@ final class QueryCommand implements Callable<Integer> {
                 throw new ParameterException(spec.commandLine(), "--backend mem holds no datasets between "
                         + "commands; query a file, s3-embedded or s3:// backend");
             }
+            String requested = synthetic ? datasetId : datasetName.strip();
+            Optional<String> held = new DatasetStore(opened.backend(), opened.label()).datasetName(prefix)
+                    .filter(name -> !name.equals(requested));
+            if (held.isPresent()) {
+                throw new ParameterException(spec.commandLine(), "No " + layout.name() + " dataset '" + requested
+                        + "' in " + opened.location() + ": its prefix " + prefix + " holds dataset '" + held.get()
+                        + "' (in a prefix, characters other than letters, digits, '.', '_' and '-' become '_')");
+            }
             try (ObjectBackend client = client(opened.backend());
                     Dataset data = open(layout, client, prefix, datasetId, synthetic, opened)) {
                 try {
