@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import io.layoutbench.datasets.SampleSource;
 import io.layoutbench.datasets.ingest.CsvManifestSource;
 import io.layoutbench.datasets.ingest.ImageFolderSource;
+import io.layoutbench.datasets.ingest.IngestOptions;
 import io.layoutbench.datasets.synthetic.ImageNetScale;
 import io.layoutbench.datasets.synthetic.SyntheticImageNet;
 
@@ -21,29 +22,39 @@ import java.util.function.Supplier;
  * DatasetSource mine = DatasetSource.imageFolder(Path.of("/data/pets"), "pets");
  * }</pre>
  *
- * @param id              dataset id, a valid object-key segment
+ * @param id              dataset id, a valid object-key segment: the name with every character but letters, digits,
+ *                        '.', '_' and '-' replaced by '_', so two names can have one id
+ * @param name            dataset name as the user gave it (or the folder's or manifest's name; for the synthetic
+ *                        dataset, its id), kept in the ingest record so two names of one id are not confused
  * @param description     where the samples come from, for reports
  * @param source          opens the samples (lazily: opening a folder lists it)
  * @param expectedSamples samples the source holds, or -1 if unknown without reading it
+ * @param fingerprint     what the source holds now ({@link SourceFingerprint}): computed on first use (listing a
+ *                        folder), then remembered
  */
-public record DatasetSource(String id, String description, Supplier<SampleSource> source, long expectedSamples) {
+public record DatasetSource(String id, String name, String description, Supplier<SampleSource> source,
+        long expectedSamples, Supplier<SourceFingerprint> fingerprint) {
 
     public DatasetSource {
         requireNonNull(id, "id is null");
+        requireNonNull(name, "name is null");
         requireNonNull(description, "description is null");
         requireNonNull(source, "source is null");
+        requireNonNull(fingerprint, "fingerprint is null");
         if (!id.equals(sanitize(id))) {
             throw new IllegalArgumentException("Dataset id '" + id + "' may hold only letters, digits, '.', '_' "
                     + "and '-'");
         }
+        fingerprint = memoize(fingerprint);
     }
 
     /** The synthetic ImageNet at {@code scale}, as the benchmark generates it. */
     public static DatasetSource synthetic(ImageNetScale scale, long seed, boolean shuffle) {
         String id = syntheticId(scale, seed, shuffle);
-        return new DatasetSource(id, "synthetic ImageNet " + scale.scaleName() + ", seed " + seed
-                + (shuffle ? ", shuffled" : ""), () -> SyntheticImageNet.of(scale, seed, shuffle),
-                scale.sampleCount());
+        String description = "synthetic ImageNet " + scale.scaleName() + ", seed " + seed
+                + (shuffle ? ", shuffled" : "");
+        return new DatasetSource(id, id, description, () -> SyntheticImageNet.of(scale, seed, shuffle),
+                scale.sampleCount(), () -> SourceFingerprint.synthetic(description, scale.sampleCount()));
     }
 
     /** The id of the synthetic dataset: {@code imagenet-mini-seed42}, {@code -shuffled} appended if shuffled. */
@@ -54,15 +65,20 @@ public record DatasetSource(String id, String description, Supplier<SampleSource
     /** The image folder {@code root/<label>/<file>}; {@code name} (or the folder's name) is its id. */
     public static DatasetSource imageFolder(Path root, String name) {
         Path absolute = root.toAbsolutePath().normalize();
-        return new DatasetSource(idFrom(name, absolute), "image folder " + absolute,
-                () -> ImageFolderSource.open(absolute), -1);
+        String description = "image folder " + absolute;
+        return new DatasetSource(idFrom(name, absolute), nameFrom(name, absolute), description,
+                () -> ImageFolderSource.open(absolute), -1,
+                () -> SourceFingerprint.ofFiles(description, null, ImageFolderSource.open(absolute).files()));
     }
 
     /** The files a CSV manifest lists; {@code name} (or the manifest's file name) is its id. */
     public static DatasetSource csvManifest(Path manifest, String name) {
         Path absolute = manifest.toAbsolutePath().normalize();
-        return new DatasetSource(idFrom(name, absolute), "CSV manifest " + absolute,
-                () -> CsvManifestSource.open(absolute, io.layoutbench.datasets.ingest.IngestOptions.defaults()), -1);
+        String description = "CSV manifest " + absolute;
+        return new DatasetSource(idFrom(name, absolute), nameFrom(name, absolute), description,
+                () -> CsvManifestSource.open(absolute, IngestOptions.defaults()), -1,
+                () -> SourceFingerprint.ofFiles(description, absolute,
+                        CsvManifestSource.open(absolute, IngestOptions.defaults()).files()));
     }
 
     /** {@code text} with every character that is not a letter, digit, '.', '_' or '-' replaced by '_'. */
@@ -72,8 +88,13 @@ public record DatasetSource(String id, String description, Supplier<SampleSource
     }
 
     private static String idFrom(String name, Path path) {
+        return sanitize(nameFrom(name, path));
+    }
+
+    /** {@code name} stripped, or else the folder's name or the manifest's without {@code .csv}. */
+    private static String nameFrom(String name, Path path) {
         if (name != null && !name.isBlank()) {
-            return sanitize(name.strip());
+            return name.strip();
         }
         Path fileName = path.getFileName();
         String base = fileName == null ? "dataset" : fileName.toString();
@@ -81,6 +102,31 @@ public record DatasetSource(String id, String description, Supplier<SampleSource
         if (dot > 0 && base.substring(dot).toLowerCase(Locale.ROOT).equals(".csv")) {
             base = base.substring(0, dot);
         }
-        return sanitize(base);
+        return base;
+    }
+
+    /** {@code supplier}, called once, on first use, from any thread. */
+    private static <T> Supplier<T> memoize(Supplier<T> supplier) {
+        if (supplier instanceof Memoized) {
+            return supplier;
+        }
+        return new Memoized<>(supplier);
+    }
+
+    private static final class Memoized<T> implements Supplier<T> {
+        private final Supplier<T> supplier;
+        private T value;
+
+        Memoized(Supplier<T> supplier) {
+            this.supplier = supplier;
+        }
+
+        @Override
+        public synchronized T get() {
+            if (value == null) {
+                value = requireNonNull(supplier.get(), "the supplier returned null");
+            }
+            return value;
+        }
     }
 }

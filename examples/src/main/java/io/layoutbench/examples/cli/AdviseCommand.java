@@ -30,6 +30,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 
 import picocli.CommandLine.ArgGroup;
@@ -155,8 +156,7 @@ final class AdviseCommand implements Callable<Integer> {
             throw usage("Invalid --workload: " + e.getMessage());
         }
 
-        DatasetMetadata data = datasetName == null ? synthetic()
-                : ingested(DatasetSource.sanitize(datasetName.strip()));
+        DatasetMetadata data = datasetName == null ? synthetic() : ingested(datasetName.strip());
         Advisor.Builder builder = Advisor.builder(data).network(profile)
                 .prices(Prices.s3Standard().withTransferPerGb(transferPrice)).concurrency(concurrency)
                 .layouts(layouts);
@@ -196,7 +196,8 @@ final class AdviseCommand implements Callable<Integer> {
     }
 
     /** The metadata of a user's dataset, from the first layout it was ingested into: no sample is read. */
-    private DatasetMetadata ingested(String id) {
+    private DatasetMetadata ingested(String name) {
+        String id = DatasetSource.sanitize(name);
         try (Store opened = store.open(spec.commandLine())) {
             if (!opened.persistent()) {
                 throw usage("--backend mem holds no datasets between commands; use a file, s3-embedded or s3:// "
@@ -206,6 +207,13 @@ final class AdviseCommand implements Callable<Integer> {
                 String prefix = DatasetStore.prefix(id, layout,
                         Layouts.options(StorageLayouts.get(layout), null, Map.of()));
                 try (Dataset ingested = StorageLayouts.get(layout).open(opened.backend(), prefix)) {
+                    Optional<String> held = new DatasetStore(opened.backend(), opened.label()).datasetName(prefix)
+                            .filter(other -> !other.equals(name));
+                    if (held.isPresent()) {
+                        throw usage("No dataset '" + name + "' in " + opened.location() + ": its prefix " + prefix
+                                + " holds dataset '" + held.get() + "' (in a prefix, characters other than letters, "
+                                + "digits, '.', '_' and '-' become '_')");
+                    }
                     if (ingested instanceof SupportsMetadataScan scan) {
                         return scan.scanMetadata(id);
                     }

@@ -197,7 +197,10 @@ final class BenchCommand implements Callable<Integer> {
             Map<String, String> prefixes = new LinkedHashMap<>();
             for (StorageLayout layout : layouts) {
                 Map<String, String> options = Layouts.options(layout, dataset.scale, overrides);
-                IngestRow row = datasets.ensure(source, layout, options, reingest, costModel, progress);
+                IngestRow row = datasets.ensure(source, layout, options, reingest, costModel, progress, why -> {
+                    err.println(layout.name() + ": " + why);
+                    err.flush();
+                });
                 err.printf(Locale.ROOT, "%s: %s %d samples at %s in %s (%s %.1f s)%n", layout.name(),
                         row.reused() ? "reusing" : "ingested", row.samples(), row.prefix(), opened.location(),
                         row.reused() ? "ingested earlier in" : "in", row.seconds());

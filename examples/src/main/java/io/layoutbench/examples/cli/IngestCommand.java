@@ -36,7 +36,9 @@ import java.util.concurrent.Callable;
                     + "DIR/<label>/<file> (--from), or the files a CSV manifest lists (--manifest; columns path or "
                     + "filename, label, optional width, height, filesize_bytes). Width and height come from the "
                     + "image headers.",
-            "A dataset already ingested with the same settings is kept unless --force. Ingest is not run through "
+            "A dataset already ingested with the same settings from the same source (the same folder or manifest "
+                    + "and files of the same names, sizes and times; the same scale, seed and order) is kept unless "
+                    + "--force; otherwise it is ingested again, saying why. Ingest is not run through "
                     + "the network simulation: its time is this machine's; its cost is PUT requests plus the "
                     + "profile's hourly rate for that time (transfer into S3 is free).",
             ""},
@@ -87,7 +89,8 @@ final class IngestCommand implements Callable<Integer> {
             description = "Instance whose hourly rate prices the ingest time. Default: ${DEFAULT-VALUE}.")
     NetworkProfile profile;
 
-    @Option(names = "--force", description = "Ingest even if the dataset exists with the same settings.")
+    @Option(names = "--force", description = "Ingest even if the dataset exists with the same settings and source, "
+            + "or replace another name's dataset stored at the same prefix.")
     boolean force;
 
     @Override
@@ -107,7 +110,16 @@ final class IngestCommand implements Callable<Integer> {
             for (StorageLayout layout : layouts) {
                 Map<String, String> options = Layouts.options(layout, userSource == null ? dataset.scale : null,
                         overrides);
-                rows.add(datasets.ensure(source, layout, options, force, costModel, ConsoleProgress.factory()));
+                try {
+                    rows.add(datasets.ensure(source, layout, options, force, costModel, ConsoleProgress.factory(),
+                            why -> {
+                                out.println(why);
+                                out.flush();
+                            }));
+                } catch (DatasetStore.NameTakenException e) {
+                    throw new ParameterException(spec.commandLine(), e.getMessage() + "; choose another --name, or "
+                            + "add --force to replace it");
+                }
             }
             out.println("Dataset " + source.id() + " (" + source.description() + ") in " + opened.location());
             out.print(TerminalReport.ingestTable(rows));

@@ -31,19 +31,13 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
-import java.io.IOException;
-import java.io.OutputStream;
 import java.io.PrintWriter;
-import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.Channels;
-import java.nio.channels.WritableByteChannel;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 
 /**
@@ -84,7 +78,7 @@ final class QueryCommand implements Callable<Integer> {
     Long limit;
 
     @Option(names = "--out", paramLabel = "DIR",
-            description = "Write the samples into DIR, as DIR/<filename>.")
+            description = "Write the samples into DIR, as DIR/<filename> (never outside DIR or through a link).")
     Path out;
 
     @Option(names = "--dataset", paramLabel = "NAME",
@@ -142,6 +136,14 @@ final class QueryCommand implements Callable<Integer> {
                 throw new ParameterException(spec.commandLine(), "--backend mem holds no datasets between "
                         + "commands; query a file, s3-embedded or s3:// backend");
             }
+            String requested = synthetic ? datasetId : datasetName.strip();
+            Optional<String> held = new DatasetStore(opened.backend(), opened.label()).datasetName(prefix)
+                    .filter(name -> !name.equals(requested));
+            if (held.isPresent()) {
+                throw new ParameterException(spec.commandLine(), "No " + layout.name() + " dataset '" + requested
+                        + "' in " + opened.location() + ": its prefix " + prefix + " holds dataset '" + held.get()
+                        + "' (in a prefix, characters other than letters, digits, '.', '_' and '-' become '_')");
+            }
             try (ObjectBackend client = client(opened.backend());
                     Dataset data = open(layout, client, prefix, datasetId, synthetic, opened)) {
                 try {
@@ -151,14 +153,13 @@ final class QueryCommand implements Callable<Integer> {
                 }
                 long started = System.nanoTime();
                 RetrievalStats stats;
-                long written = 0;
+                SampleFiles files = out == null ? null : new SampleFiles(out);
                 try (SampleStream samples = data.query(query, queryOptions);
                         Progress progress = ConsoleProgress.factory().start("Query", -1, "samples")) {
                     while (samples.hasNext()) {
                         Sample sample = samples.next();
-                        if (out != null) {
-                            write(out, sample);
-                            written++;
+                        if (files != null) {
+                            files.write(sample);
                         }
                         progress.step(1);
                     }
@@ -167,7 +168,7 @@ final class QueryCommand implements Callable<Integer> {
                 double seconds = (System.nanoTime() - started) / 1e9;
                 RetrievalPlan plan = data.plan(query, queryOptions);
                 Prediction predicted = costModel.predict(plan, true, queryOptions);
-                report(console, query, layout, prefix, opened, stats, seconds, predicted, costModel, written);
+                report(console, query, layout, prefix, opened, stats, seconds, predicted, costModel, files);
             }
         }
         return 0;
@@ -193,7 +194,7 @@ final class QueryCommand implements Callable<Integer> {
     }
 
     private void report(PrintWriter console, Query query, StorageLayout layout, String prefix, Store opened,
-            RetrievalStats stats, double seconds, Prediction predicted, CostModel costModel, long written) {
+            RetrievalStats stats, double seconds, Prediction predicted, CostModel costModel, SampleFiles files) {
         MetricsSnapshot transfer = stats.transfer();
         long bytes = transfer.bytesReceived() + transfer.bytesSent();
         CostBreakdown cost = costModel.cost(bytes, transfer.getClassRequests(), transfer.putClassRequests(),
@@ -202,7 +203,9 @@ final class QueryCommand implements Callable<Integer> {
         console.println("Dataset:  " + layout.name() + " at " + prefix + " in " + opened.location() + ", mode "
                 + mode.label() + ", profile " + profile.name() + " (cold client)");
         console.printf(Locale.ROOT, "Samples:  %d (%.3f MB payload)%s%n", stats.samples(),
-                stats.payloadBytes() / 1e6, written > 0 ? ", written to " + out.toAbsolutePath().normalize() : "");
+                stats.payloadBytes() / 1e6, files == null ? "" : ", " + files.written() + " files written to "
+                        + files.root() + (files.renamed() == 0 ? "" : " (" + files.renamed() + " under a safe form "
+                        + "of a name that was absolute or held '..')"));
         console.printf(Locale.ROOT, "%-10s %14s %14s%n", "", "measured", "predicted");
         console.printf(Locale.ROOT, "%-10s %14.3f %14.3f%n", "T (s)", seconds, predicted.time().toNanos() / 1e9);
         console.printf(Locale.ROOT, "%-10s %14.3f %14.3f%n", "D (MB)", bytes / 1e6, predicted.bytes() / 1e6);
@@ -213,29 +216,5 @@ final class QueryCommand implements Callable<Integer> {
                 + "$%.6f%n", stats.timeToFirstSample().toNanos() / 1e9, cost.transferUsd(), cost.requestUsd(),
                 cost.computeUsd());
         console.flush();
-    }
-
-    /** Writes {@code sample} to {@code dir/<filename>}, refusing names that would land outside {@code dir}. */
-    static Path write(Path dir, Sample sample) {
-        Path root = dir.toAbsolutePath().normalize();
-        Path file = root.resolve(sample.filename()).normalize();
-        if (!file.startsWith(root) || file.equals(root)) {
-            throw new IllegalStateException("Sample filename '" + sample.filename() + "' would be written outside "
-                    + root);
-        }
-        try {
-            Files.createDirectories(file.getParent());
-            try (OutputStream stream = Files.newOutputStream(file);
-                    WritableByteChannel channel = Channels.newChannel(stream)) {
-                ByteBuffer data = sample.data().duplicate();
-                while (data.hasRemaining()) {
-                    channel.write(data);
-                }
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("Cannot write sample " + sample.filename() + " to " + file + ": "
-                    + e.getMessage(), e);
-        }
-        return file;
     }
 }

@@ -216,6 +216,55 @@ public abstract class StorageLayoutContractTest {
     }
 
     @Test
+    void aRepeatedSampleNameIsRefusedAndNothingIsCommitted() {
+        try (ObjectBackend backend = newBackend()) {
+            try (DatasetWriter writer = layout().create(backend, "ds", MetadataSchema.imageNet(), writeOptions())) {
+                writer.add(named("a.png", 1));
+                writer.add(named("dir/dup.png", 2));
+                writer.add(named("b.png", 3));
+                assertThatThrownBy(() -> writer.add(named("dir/dup.png", 4))).as("a second 'dir/dup.png'")
+                        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("'dir/dup.png'")
+                        .hasMessageContaining("earlier sample");
+            }
+            try (Stream<ObjectInfo> left = backend.list("ds/")) {
+                assertThat(left.map(ObjectInfo::key).toList()).as("objects left by the refused ingest").isEmpty();
+            }
+        }
+    }
+
+    @Test
+    void aNameThatIsNotARelativePathIsRefused() {
+        try (ObjectBackend backend = newBackend()) {
+            for (String name : List.of("/tmp/x.png", "../x.png", "a/../x.png", "./x.png", "a//x.png", "a/",
+                    "a\\x.png", "line\nbreak.png", "")) {
+                try (DatasetWriter writer = layout().create(backend, "ds", MetadataSchema.imageNet(),
+                        writeOptions())) {
+                    assertThatThrownBy(() -> writer.add(named(name, 1))).as("name '%s'", name)
+                            .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("Sample name");
+                }
+            }
+        }
+    }
+
+    @Test
+    void namesWithSpacesNonAsciiAndDirectoriesRoundTrip() {
+        List<String> names = List.of("with space.png", "\u00fcn\u00efc\u00f6d\u00e9/\u732b.png", "a/b/c d/x.png",
+                "x.png", "a/x.png", "..x.png", ".hidden");
+        try (ObjectBackend backend = newBackend()) {
+            List<Expected> written = write(backend, "ds", MetadataSchema.imageNet(),
+                    names.stream().map(name -> named(name, name.length())).iterator());
+            try (Dataset dataset = layout().open(backend, "ds")) {
+                for (RetrievalMode mode : RetrievalMode.values()) {
+                    assertThat(run(dataset, Query.parse("filesize_bytes >= 0"), mode)).as(mode.label())
+                            .containsExactlyElementsOf(written);
+                    assertThat(run(dataset, Query.parse("filename = '\u00fcn\u00efc\u00f6d\u00e9/\u732b.png'"), mode))
+                            .as(mode.label()).containsExactly(written.get(1));
+                }
+            }
+        }
+    }
+
+    @Test
     void unknownOptionsAreRefusedByName() {
         try (ObjectBackend backend = newBackend()) {
             Map<String, String> options = new LinkedHashMap<>(writeOptions());
@@ -452,6 +501,14 @@ public abstract class StorageLayoutContractTest {
 
     private static QueryOptions options(RetrievalMode mode) {
         return QueryOptions.defaults().withMode(mode).withNetwork(NetworkProfiles.T3_MEDIUM);
+    }
+
+    /** A sample of the ImageNet schema called {@code name}, of {@code size} seeded bytes. */
+    static Sample named(String name, int size) {
+        byte[] bytes = new byte[size];
+        new Random(size).nextBytes(bytes);
+        return new Sample(new MetadataRow(MetadataSchema.imageNet(), Arrays.asList(name, "tench", (long) size, 4L,
+                3L)), ByteBuffer.wrap(bytes));
     }
 
     /** Forty samples of {@link #CUSTOM} of 16 to 64 KB. */

@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import io.layoutbench.api.dataset.MetadataRow;
 import io.layoutbench.api.dataset.MetadataSchema;
 import io.layoutbench.api.dataset.Sample;
+import io.layoutbench.api.dataset.SampleNames;
 import io.layoutbench.datasets.SampleSource;
 
 import java.io.IOException;
@@ -14,7 +15,6 @@ import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.HashMap;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -28,15 +28,23 @@ import java.util.stream.Stream;
  *
  * <p>The header row names the columns, ignoring case and surrounding spaces:
  * <ul>
- *   <li>{@code path} or {@code filename} (at least one): where the file is, relative to the manifest's directory
- *       or absolute. With both, {@code path} locates the file and {@code filename} is the metadata filename; with
- *       {@code path} alone the metadata filename is the path as written (or its last part with
- *       {@link IngestOptions.FilenameStyle#FILE_NAME});</li>
+ *   <li>{@code path} or {@code filename} (at least one). {@code path} is where the file is, relative to the
+ *       manifest's directory or absolute; {@code filename} is the sample's name, its metadata {@code filename}
+ *       (a valid {@link SampleNames sample name}: a relative path, no {@code ..}), which the layouts store it under
+ *       and {@code query --out} writes it as. Without {@code path}, {@code filename} is where the file is too.
+ *       A sample whose name is not given (no {@code filename}, or only an absolute or {@code ../} one) is named
+ *       after its path: the path relative to the manifest's directory, normalized, with {@code ..} segments that
+ *       leave the directory dropped ({@link SampleNames#fromPath}), or the file name alone with
+ *       {@link IngestOptions.FilenameStyle#FILE_NAME}. With the manifest in {@code /data/lists}, the paths
+ *       {@code img/a.png}, {@code ../images/b.png}, {@code /data/images/c.png} and {@code /mnt/x/d.png} name
+ *       samples {@code img/a.png}, {@code images/b.png}, {@code images/c.png} and {@code mnt/x/d.png}. A source
+ *       path is never used as a key or an output path;</li>
  *   <li>{@code label} (or {@code human_label}): required, non-empty;</li>
  *   <li>{@code width}, {@code height}, {@code filesize_bytes} (or {@code filesize}): optional; an empty value means
  *       unknown. Unknown dimensions are read from the image header, an unknown size from the file.</li>
  * </ul>
- * Other columns are ignored. {@link #metadata()} trusts declared values and touches a file only for what is not
+ * Other columns are ignored. Two samples may not have one name (the layouts store and find samples by name): a
+ * repeat fails naming both lines. {@link #metadata()} trusts declared values and touches a file only for what is not
  * declared; {@link #samples()} reads every file and fails if a declared {@code filesize_bytes} is not the file's
  * length. Declared width and height are not checked against the header, so files of formats the header reader does
  * not know can be ingested by declaring their dimensions.
@@ -76,8 +84,9 @@ public final class CsvManifestSource implements SampleSource {
 
     private CsvManifestSource(Path manifest, IngestOptions options, Map<String, Integer> columns, int fieldCount) {
         this.manifest = manifest;
-        Path parent = manifest.toAbsolutePath().getParent();
-        this.base = parent != null ? parent : manifest.toAbsolutePath();
+        Path absolute = manifest.toAbsolutePath().normalize();
+        Path parent = absolute.getParent();
+        this.base = parent != null ? parent : absolute;
         this.options = options;
         this.columns = columns;
         this.fieldCount = fieldCount;
@@ -158,7 +167,22 @@ public final class CsvManifestSource implements SampleSource {
         return new CsvReader(Files.newBufferedReader(manifest, StandardCharsets.UTF_8), manifest.toString());
     }
 
+    /**
+     * The files the manifest lists, in order, as {@link #samples()} reads them (for a check of whether they
+     * changed). Close the stream to close the manifest.
+     *
+     * @throws IngestException if the manifest cannot be read or a record is malformed
+     */
+    public Stream<Path> files() {
+        return FileSamples.files(this::entries);
+    }
+
     private <T> Stream<T> stream(Function<FileEntry, Optional<T>> convert) {
+        return FileSamples.stream(this::entries, convert, options, "give the rows distinct values in a 'filename' "
+                + "column");
+    }
+
+    private Entries entries() {
         CsvReader csv;
         try {
             csv = reader(manifest);
@@ -166,17 +190,11 @@ public final class CsvManifestSource implements SampleSource {
         } catch (IOException e) {
             throw new IngestException("Cannot read manifest " + manifest + ": " + e, e);
         }
-        return FileSamples.stream(new Entries(csv), convert, () -> {
-            try {
-                csv.close();
-            } catch (IOException e) {
-                throw new UncheckedIOException("Cannot close manifest " + manifest, e);
-            }
-        });
+        return new Entries(csv);
     }
 
     /** Reads one record ahead. */
-    private final class Entries implements Iterator<FileEntry> {
+    private final class Entries implements FileListing {
         private final CsvReader csv;
         private List<String> record;
         private boolean done;
@@ -207,6 +225,15 @@ public final class CsvManifestSource implements SampleSource {
             record = null;
             return entry(fields, manifest + " line " + csv.recordLine());
         }
+
+        @Override
+        public void close() {
+            try {
+                csv.close();
+            } catch (IOException e) {
+                throw new UncheckedIOException("Cannot close manifest " + manifest, e);
+            }
+        }
     }
 
     private FileEntry entry(List<String> fields, String origin) {
@@ -215,11 +242,12 @@ public final class CsvManifestSource implements SampleSource {
         }
         String location = value(fields, PATH);
         String named = value(fields, MetadataSchema.FILENAME);
-        if (location == null) {
+        boolean pathColumn = location != null;
+        if (!pathColumn) {
             location = named;
         }
         if (location == null || location.isEmpty()) {
-            throw new IngestException(origin + ": empty " + (columns.containsKey(PATH) ? "path" : "filename"));
+            throw new IngestException(origin + ": empty " + (pathColumn ? "path" : "filename"));
         }
         Path file;
         try {
@@ -228,12 +256,17 @@ public final class CsvManifestSource implements SampleSource {
             throw new IngestException(origin + ": '" + location + "' is not a valid path: " + e.getMessage(), e);
         }
         String filename;
-        if (named != null && !named.isEmpty()) {
+        if (pathColumn && named != null && !named.isEmpty()) {
+            Optional<String> problem = SampleNames.problem(named);
+            if (problem.isPresent()) {
+                throw new IngestException(origin + ": filename '" + named + "' " + problem.get() + "; a sample "
+                        + "name is a relative path (leave it empty to name the sample after its path)");
+            }
             filename = named;
-        } else if (options.filenames() == IngestOptions.FilenameStyle.FILE_NAME) {
-            filename = file.getFileName().toString();
+        } else if (!pathColumn && SampleNames.isValid(named)) {
+            filename = named;
         } else {
-            filename = location.replace('\\', '/');
+            filename = nameFromPath(file, origin);
         }
         String label = value(fields, MetadataSchema.LABEL);
         if (label == null || label.isEmpty()) {
@@ -242,6 +275,19 @@ public final class CsvManifestSource implements SampleSource {
         return new FileEntry(file, filename, label, number(fields, MetadataSchema.FILESIZE_BYTES, 0, origin),
                 number(fields, MetadataSchema.WIDTH, 1, origin), number(fields, MetadataSchema.HEIGHT, 1, origin),
                 origin);
+    }
+
+    /** The name of a sample whose manifest line gives none: from its path, as the class comment says. */
+    private String nameFromPath(Path file, String origin) {
+        Path normalized = file.normalize();
+        String path = options.filenames() == IngestOptions.FilenameStyle.FILE_NAME
+                ? String.valueOf(normalized.getFileName())
+                : base.relativize(normalized).toString();
+        try {
+            return SampleNames.fromPath(path);
+        } catch (IllegalArgumentException e) {
+            throw new IngestException(origin + ": cannot name a sample after " + file + ": " + e.getMessage(), e);
+        }
     }
 
     /** The column's value, stripped; null if the manifest has no such column. */

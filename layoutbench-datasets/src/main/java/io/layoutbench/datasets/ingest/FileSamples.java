@@ -3,6 +3,8 @@ package io.layoutbench.datasets.ingest;
 import io.layoutbench.api.dataset.MetadataRow;
 import io.layoutbench.api.dataset.MetadataSchema;
 import io.layoutbench.api.dataset.Sample;
+import io.layoutbench.api.dataset.SampleNameSet;
+import io.layoutbench.api.dataset.SampleNames;
 import io.layoutbench.datasets.image.ImageHeader;
 import io.layoutbench.datasets.image.ImageHeaders;
 import io.layoutbench.datasets.image.UnknownImageFormatException;
@@ -19,6 +21,7 @@ import java.util.Optional;
 import java.util.Spliterator;
 import java.util.Spliterators;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import java.util.stream.Stream;
 import java.util.stream.StreamSupport;
 
@@ -60,19 +63,32 @@ final class FileSamples {
     }
 
     /**
-     * A sequential stream over the present results of {@code convert} applied to {@code entries}, one at a time:
-     * a hand-written iterator because {@code flatMap} pipelines buffer whole inner streams when iterated, which
-     * would hold a whole class of sample bytes.
+     * A sequential stream over the present results of {@code convert} applied to the entries of a new listing, one
+     * at a time: a hand-written iterator because {@code flatMap} pipelines buffer whole inner streams when iterated,
+     * which would hold a whole class of sample bytes.
+     *
+     * <p>Each present result's {@code filename} must be a valid sample name not given to an earlier result, as the
+     * layouts store and find samples by name: a repeat fails with an {@link IngestException} naming both entries
+     * (found by walking the listing again up to the repeat, so only an exact repeat fails) and ending in
+     * {@code remedy}. Costs 8 bytes a sample ({@link SampleNameSet}).
      */
-    static <T> Stream<T> stream(Iterator<FileEntry> entries, Function<FileEntry, Optional<T>> convert,
-                                Runnable onClose) {
+    static <T> Stream<T> stream(Supplier<FileListing> listings, Function<FileEntry, Optional<T>> convert,
+                                IngestOptions options, String remedy) {
+        FileListing entries = listings.get();
         Iterator<T> results = new Iterator<>() {
+            private final SampleNameSet names = new SampleNameSet();
+            private long listed;
             private T next;
 
             @Override
             public boolean hasNext() {
                 while (next == null && entries.hasNext()) {
-                    next = convert.apply(entries.next()).orElse(null);
+                    FileEntry entry = entries.next();
+                    listed++;
+                    next = convert.apply(entry).orElse(null);
+                    if (next != null) {
+                        checkName(entry);
+                    }
                 }
                 return next != null;
             }
@@ -86,9 +102,70 @@ final class FileSamples {
                 next = null;
                 return result;
             }
+
+            private void checkName(FileEntry entry) {
+                Optional<String> problem = SampleNames.problem(entry.filename());
+                if (problem.isPresent()) {
+                    throw new IngestException(entry.origin() + ": sample name '" + entry.filename() + "' "
+                            + problem.get() + "; a sample name is a relative path");
+                }
+                if (!names.add(entry.filename())) {
+                    Optional<FileEntry> earlier = earlier(listings, entry, listed - 1, options);
+                    if (earlier.isPresent()) {
+                        throw repeated(entry, earlier.get(), remedy);
+                    }
+                    // Only a 64-bit hash of another name matched: the name is new.
+                }
+            }
         };
         return StreamSupport.stream(Spliterators.spliteratorUnknownSize(results,
-                Spliterator.ORDERED | Spliterator.NONNULL), false).onClose(onClose);
+                Spliterator.ORDERED | Spliterator.NONNULL), false).onClose(entries::close);
+    }
+
+    /** The files a new listing names, in order, as the streams would read them. */
+    static Stream<Path> files(Supplier<FileListing> listings) {
+        FileListing entries = listings.get();
+        Iterator<Path> files = new Iterator<>() {
+            @Override
+            public boolean hasNext() {
+                return entries.hasNext();
+            }
+
+            @Override
+            public Path next() {
+                return entries.next().file();
+            }
+        };
+        return StreamSupport.stream(Spliterators.spliteratorUnknownSize(files,
+                Spliterator.ORDERED | Spliterator.NONNULL), false).onClose(entries::close);
+    }
+
+    /** The first of the {@code before} first entries of a new listing that is a sample named as {@code entry} is. */
+    private static Optional<FileEntry> earlier(Supplier<FileListing> listings, FileEntry entry, long before,
+                                               IngestOptions options) {
+        try (FileListing again = listings.get()) {
+            for (long i = 0; i < before && again.hasNext(); i++) {
+                FileEntry candidate = again.next();
+                if (candidate.filename().equals(entry.filename()) && metadata(candidate, options).isPresent()) {
+                    return Optional.of(candidate);
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static IngestException repeated(FileEntry entry, FileEntry earlier, String remedy) {
+        String what = entry.file().normalize().equals(earlier.file().normalize())
+                ? "lists " + entry.file() + " again, as " + earlier.origin() + " does"
+                : "sample name '" + entry.filename() + "'" + fileUnlessOrigin(entry) + " is already the name of "
+                        + earlier.origin() + fileUnlessOrigin(earlier);
+        return new IngestException(entry.origin() + ": " + what + "; the samples of a dataset need distinct names, "
+                + "as the layouts store and find them by name: " + remedy);
+    }
+
+    /** " (the file)" when the entry's origin is a manifest line, not the file itself. */
+    private static String fileUnlessOrigin(FileEntry entry) {
+        return entry.origin().equals(entry.file().toString()) ? "" : " (" + entry.file() + ")";
     }
 
     private interface HeaderRead {

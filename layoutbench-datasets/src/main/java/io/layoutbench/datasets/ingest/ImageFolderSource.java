@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import io.layoutbench.api.dataset.MetadataRow;
 import io.layoutbench.api.dataset.MetadataSchema;
 import io.layoutbench.api.dataset.Sample;
+import io.layoutbench.api.dataset.SampleNames;
 import io.layoutbench.datasets.SampleSource;
 
 import java.io.IOException;
@@ -31,7 +32,9 @@ import java.util.stream.Stream;
  * <p>Order is deterministic: labels sorted by name, then files by their path relative to the label directory.
  * {@code filename} is the path relative to {@code root} with {@code /} separators
  * ({@code n01440764/n01440764_10026.JPEG}), or the file name alone with
- * {@link IngestOptions.FilenameStyle#FILE_NAME}. Hidden entries (names starting with {@code .}) and files directly
+ * {@link IngestOptions.FilenameStyle#FILE_NAME} (with characters a {@link SampleNames sample name} may not hold,
+ * a backslash or a control character, mapped by {@link SampleNames#fromPath}); two files of one name (possible
+ * with {@code FILE_NAME}) fail, naming both. Hidden entries (names starting with {@code .}) and files directly
  * in {@code root} are ignored; symbolic links are followed. Files of unknown format fail or are skipped as the
  * {@link IngestOptions} say.
  *
@@ -115,12 +118,21 @@ public final class ImageFolderSource implements SampleSource {
         return "ImageFolderSource[" + root + ", " + labels.size() + " labels]";
     }
 
+    /**
+     * The files the folder holds, in order, as {@link #samples()} reads them (for a check of whether they changed),
+     * listed again on each call.
+     */
+    public Stream<Path> files() {
+        return FileSamples.files(Entries::new);
+    }
+
     private <T> Stream<T> stream(Function<FileEntry, Optional<T>> convert) {
-        return FileSamples.stream(new Entries(), convert, () -> { });
+        return FileSamples.stream(Entries::new, convert, options, "name samples by their path in the folder "
+                + "(IngestOptions.FilenameStyle.RELATIVE_PATH)");
     }
 
     /** Lists one label directory at a time. */
-    private final class Entries implements Iterator<FileEntry> {
+    private final class Entries implements FileListing {
         private int nextLabel;
         private String label;
         private Iterator<String> files = Collections.emptyIterator();
@@ -141,10 +153,14 @@ public final class ImageFolderSource implements SampleSource {
             }
             String relative = files.next();
             Path file = root.resolve(label).resolve(relative);
-            String filename = options.filenames() == IngestOptions.FilenameStyle.FILE_NAME
+            String filename = SampleNames.fromPath(options.filenames() == IngestOptions.FilenameStyle.FILE_NAME
                     ? file.getFileName().toString()
-                    : label + "/" + relative;
+                    : label + "/" + relative);
             return new FileEntry(file, filename, label, null, null, null, file.toString());
+        }
+
+        @Override
+        public void close() {
         }
     }
 

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.layoutbench.api.dataset.MetadataRow;
 import io.layoutbench.api.dataset.Sample;
+import io.layoutbench.api.dataset.SampleNames;
 import io.layoutbench.datasets.image.UnknownImageFormatException;
 
 import java.io.IOException;
@@ -52,8 +53,8 @@ class CsvManifestSourceTest {
             rows = stream.collect(Collectors.toList());
         }
 
-        assertThat(rows).extracting(r -> r.getString("filename")).containsExactly("../images/one.jpg",
-                "../images/with, comma \"quoted\".png", absolute.toString());
+        assertThat(rows).extracting(r -> r.getString("filename")).containsExactly("images/one.jpg",
+                "images/with, comma \"quoted\".png", "elsewhere/three.gif");
         assertThat(rows).extracting(r -> r.getString("label")).containsExactly("tench", "gold, fish", "tench");
         assertThat(rows).extracting(r -> r.getLong("width")).containsExactly(500L, 64L, 10L);
         assertThat(rows).extracting(r -> r.getLong("height")).containsExactly(333L, 48L, 20L);
@@ -82,6 +83,89 @@ class CsvManifestSourceTest {
         try (Stream<MetadataRow> rows = CsvManifestSource.open(byPath, IngestOptions.defaults()
                 .withFilenames(IngestOptions.FilenameStyle.FILE_NAME)).metadata()) {
             assertThat(rows.map(r -> r.getString("filename"))).containsExactly("one.jpg");
+        }
+    }
+
+    @Test
+    void absoluteDotDotSpacedAndNonAsciiPathsInSeveralDirectoriesGetRelativeNames() throws IOException {
+        write("a/x y/\u00e9t\u00e9.png", png);
+        write("b/\u732b.jpg", jpeg);
+        write("lists/local/z.gif", encode("gif", 3, 4));
+        Path outside = Files.createTempDirectory("layoutbench-outside-");
+        try {
+            Files.write(outside.resolve("far away.png"), png);
+            Path manifest = manifest("lists/m.csv", "path,label\n"
+                    + dir.resolve("a/x y/\u00e9t\u00e9.png").toAbsolutePath() + ",x\n"
+                    + "../b/\u732b.jpg,y\n"
+                    + "./local/../local/z.gif,z\n"
+                    + outside.resolve("far away.png") + ",w\n");
+            CsvManifestSource source = CsvManifestSource.open(manifest);
+            List<Sample> samples;
+            try (Stream<Sample> stream = source.samples()) {
+                samples = stream.collect(Collectors.toList());
+            }
+            String far = dir.getParent().relativize(outside).resolve("far away.png").toString();
+            assertThat(samples).extracting(Sample::filename).containsExactly("a/x y/\u00e9t\u00e9.png",
+                    "b/\u732b.jpg", "local/z.gif", SampleNames.fromPath(far));
+            assertThat(samples.get(1).data()).isEqualTo(ByteBuffer.wrap(jpeg));
+            assertThat(samples.get(3).data()).isEqualTo(ByteBuffer.wrap(png));
+            assertThat(samples).extracting(Sample::filename).allMatch(SampleNames::isValid);
+            try (Stream<Path> files = source.files()) {
+                assertThat(files).containsExactly(dir.resolve("a/x y/\u00e9t\u00e9.png").toAbsolutePath(),
+                        dir.resolve("lists/../b/\u732b.jpg").toAbsolutePath(),
+                        dir.resolve("lists/./local/../local/z.gif").toAbsolutePath(), outside.resolve("far away.png"));
+            }
+        } finally {
+            Files.deleteIfExists(outside.resolve("far away.png"));
+            Files.delete(outside);
+        }
+    }
+
+    @Test
+    void aRepeatedSampleNameFailsNamingBothLines() throws IOException {
+        write("a/dup.png", png);
+        write("b/dup.png", jpeg);
+        Path declared = manifest("m.csv", "path,filename,label\na/dup.png,dup.png,x\nimages/one.jpg,,y\n"
+                + "b/dup.png,dup.png,z\n");
+        for (boolean samples : List.of(true, false)) {
+            CsvManifestSource source = CsvManifestSource.open(declared);
+            try (Stream<?> stream = samples ? source.samples() : source.metadata()) {
+                assertThatThrownBy(stream::count).isInstanceOf(IngestException.class).hasMessage(declared
+                        + " line 4: sample name 'dup.png' (" + dir.resolve("b/dup.png") + ") is already the name of "
+                        + declared + " line 2 (" + dir.resolve("a/dup.png") + "); the samples of a dataset need "
+                        + "distinct names, as the layouts store and find them by name: give the rows distinct values "
+                        + "in a 'filename' column");
+            }
+        }
+        write("lists/images/one.jpg", jpeg);
+        Path derived = manifest("lists/d.csv", "path,label\nimages/one.jpg,x\n../images/one.jpg,y\n");
+        try (Stream<MetadataRow> rows = CsvManifestSource.open(derived).metadata()) {
+            assertThatThrownBy(rows::count).hasMessageContaining(derived + " line 3: sample name 'images/one.jpg' (")
+                    .hasMessageContaining("is already the name of " + derived + " line 2");
+        }
+        Path twice = manifest("t.csv", "path,label\nimages/one.jpg,x\nimages/../images/one.jpg,x\n");
+        try (Stream<MetadataRow> rows = CsvManifestSource.open(twice).metadata()) {
+            assertThatThrownBy(rows::count).hasMessageStartingWith(twice + " line 3: lists ")
+                    .hasMessageContaining(" again, as " + twice + " line 2 does; ");
+        }
+        Path byFileName = manifest("f.csv", "path,label\na/dup.png,x\nb/dup.png,y\n");
+        try (Stream<MetadataRow> rows = CsvManifestSource.open(byFileName, IngestOptions.defaults()
+                .withFilenames(IngestOptions.FilenameStyle.FILE_NAME)).metadata()) {
+            assertThatThrownBy(rows::count).hasMessageContaining(byFileName + " line 3: sample name 'dup.png'");
+        }
+    }
+
+    @Test
+    void aDeclaredFilenameMustBeARelativeName() throws IOException {
+        assertFirstRecordFails("path,filename,label\nimages/one.jpg,/etc/passwd,x\n",
+                "line 2: filename '/etc/passwd' starts with '/'; a sample name is a relative path (leave it empty to "
+                        + "name the sample after its path)");
+        assertFirstRecordFails("path,filename,label\nimages/one.jpg,../one.jpg,x\n",
+                "line 2: filename '../one.jpg' has a '..' segment");
+        Path filenameOnly = manifest("lists/o.csv", "filename,label\n../images/one.jpg,x\n");
+        try (Stream<MetadataRow> rows = CsvManifestSource.open(filenameOnly).metadata()) {
+            assertThat(rows.map(r -> r.getString("filename"))).as("a filename column alone locates the file")
+                    .containsExactly("images/one.jpg");
         }
     }
 

@@ -86,6 +86,36 @@ class ImageFolderSourceTest {
     }
 
     @Test
+    void twoFilesOfOneNameFailNamingBothUnlessSkipped() throws IOException {
+        write("tench/a.gif", encode("gif", 1, 1));
+        ImageFolderSource source = ImageFolderSource.open(root,
+                IngestOptions.defaults().withFilenames(IngestOptions.FilenameStyle.FILE_NAME));
+        try (Stream<Sample> samples = source.samples()) {
+            assertThatThrownBy(samples::count).isInstanceOf(IngestException.class).hasMessage(root.resolve(
+                    "tench/a.gif") + ": sample name 'a.gif' is already the name of " + root.resolve("goldfish/a.gif")
+                    + "; the samples of a dataset need distinct names, as the layouts store and find them by name: "
+                    + "name samples by their path in the folder (IngestOptions.FilenameStyle.RELATIVE_PATH)");
+        }
+        Files.delete(root.resolve("tench/a.gif"));
+        write("tench/notes.txt", new byte[] {'n'});
+        write("goldfish/notes.txt", new byte[] {'n'});
+        try (Stream<MetadataRow> rows = ImageFolderSource.open(root, IngestOptions.defaults()
+                .withFilenames(IngestOptions.FilenameStyle.FILE_NAME)
+                .withUnknownFormats(IngestOptions.UnknownFormatPolicy.SKIP)).metadata()) {
+            assertThat(rows.count()).as("skipped files are not samples, so their names do not repeat").isEqualTo(6);
+        }
+    }
+
+    @Test
+    void filesListsWhatSamplesRead() {
+        ImageFolderSource source = ImageFolderSource.open(root);
+        try (Stream<Path> files = source.files(); Stream<Sample> samples = source.samples()) {
+            assertThat(files.map(root::relativize).map(Path::toString))
+                    .containsExactlyElementsOf(samples.map(Sample::filename).toList());
+        }
+    }
+
+    @Test
     void unknownFormatsFailOrAreSkipped() throws IOException {
         write("tench/notes.txt", new byte[] {'n', 'o', 't', 'e', 's'});
 

@@ -7,6 +7,8 @@ import static org.assertj.core.api.Assertions.within;
 import io.layoutbench.api.dataset.MetadataRow;
 import io.layoutbench.api.dataset.MetadataSchema;
 import io.layoutbench.api.dataset.Sample;
+import io.layoutbench.api.dataset.SampleNameSet;
+import io.layoutbench.api.dataset.SampleNames;
 import io.layoutbench.datasets.image.ImageFormat;
 import io.layoutbench.datasets.image.ImageHeader;
 import io.layoutbench.datasets.image.ImageHeaders;
@@ -180,6 +182,20 @@ class SyntheticImageNetTest {
                 .isCloseTo(13.91e9, within(1.391e9));
         assertThat((double) SyntheticImageNet.of(ImageNetScale.FULL, 1L, false).totalBytes())
                 .isCloseTo(139.25e9, within(13.925e9));
+    }
+
+    @Test
+    void everySampleOfFullHasItsOwnValidName() {
+        // The layouts store and find samples by name: a repeat would overwrite or shadow a sample.
+        for (long seed : List.of(42L, 7L)) {
+            SampleNameSet names = new SampleNameSet();
+            SyntheticImageNet full = SyntheticImageNet.of(ImageNetScale.FULL, seed, false);
+            full.metadata().map(r -> r.getString("filename")).forEach(name -> {
+                assertThat(SampleNames.isValid(name)).as(name).isTrue();
+                assertThat(names.add(name)).as("%s, seed %d", name, seed).isTrue();
+            });
+            assertThat(names.size()).isEqualTo(ImageNetScale.FULL.sampleCount());
+        }
     }
 
     @Test

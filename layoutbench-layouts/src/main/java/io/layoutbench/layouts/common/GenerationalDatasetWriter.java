@@ -62,6 +62,7 @@ public abstract class GenerationalDatasetWriter implements DatasetWriter {
     private final String layout;
     private final int formatVersion;
     private final List<ObjectInfo> written = new ArrayList<>();
+    private final UniqueSampleNames names;
     private long samples;
     private long payloadBytes;
     private boolean committed;
@@ -75,6 +76,7 @@ public abstract class GenerationalDatasetWriter implements DatasetWriter {
         this.prefix = checkPrefix(prefix);
         this.schema = requireNonNull(schema, "schema is null");
         this.keys = SampleKeys.of(schema);
+        this.names = new UniqueSampleNames(keys);
         this.generation = "g" + ZonedDateTime.now(ZoneOffset.UTC).format(STAMP) + "-"
                 + Long.toHexString(RANDOM.nextLong() & 0xffffffffffL);
     }
@@ -102,6 +104,7 @@ public abstract class GenerationalDatasetWriter implements DatasetWriter {
                     + schema.describeColumns() + "]");
         }
         String key = keys.key(sample.metadata(), samples);
+        names.check(key, samples);
         MetadataParquet.checkSize(sample.metadata(), sample.size(), key);
         addSample(sample, key, SampleChecksum.of(sample.data()));
         samples++;

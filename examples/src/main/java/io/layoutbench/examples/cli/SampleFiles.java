@@ -1,0 +1,132 @@
+package io.layoutbench.examples.cli;
+
+import io.layoutbench.api.LayoutBenchException;
+import io.layoutbench.api.dataset.Sample;
+import io.layoutbench.api.dataset.SampleNameSet;
+import io.layoutbench.api.dataset.SampleNames;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.Channels;
+import java.nio.channels.WritableByteChannel;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+
+/**
+ * Writes samples into a directory as {@code DIR/<name>} ({@code query --out}): never outside it, never through a
+ * symbolic link inside it, never one sample over another.
+ *
+ * <p>A sample's name is written as it is when it is a valid {@link SampleNames sample name}, as every dataset
+ * ingested since names are checked has; a name that is not (an absolute or {@code ../} name an older ingest
+ * stored) is written under {@link SampleNames#fromPath}'s safe form, and counted. Directories the names need are
+ * created one segment at a time, refusing any segment that is a link; the file is opened without following a
+ * link. Two samples that would be written to one file (a dataset ingested before repeated names were refused) fail
+ * on the second, so the count of files written is always the number of files there. Not thread-safe.
+ */
+final class SampleFiles {
+
+    private final Path root;
+    private final SampleNameSet names = new SampleNameSet();
+    private long written;
+    private long renamed;
+
+    /** Creates {@code dir} if needed; a link there is the user's own choice and is followed. */
+    SampleFiles(Path dir) {
+        try {
+            Files.createDirectories(dir);
+            this.root = dir.toRealPath();
+        } catch (IOException e) {
+            throw new LayoutBenchException("Cannot create the output directory " + dir + ": " + e, e);
+        }
+    }
+
+    /** The output directory, links resolved. */
+    Path root() {
+        return root;
+    }
+
+    /** Files written. */
+    long written() {
+        return written;
+    }
+
+    /** Files written under a safe form of their sample's name rather than the name itself. */
+    long renamed() {
+        return renamed;
+    }
+
+    /**
+     * Writes {@code sample} and returns its file.
+     *
+     * @throws LayoutBenchException if its name leaves no safe file name, a directory on the way is a link or a file,
+     *                              the file is a link, an earlier sample was written to it, or the write fails
+     */
+    Path write(Sample sample) {
+        String name = sample.filename();
+        String safe = safeName(name);
+        String[] segments = safe.split("/");
+        Path file = root;
+        for (int i = 0; i < segments.length - 1; i++) {
+            file = directory(file.resolve(segments[i]), name);
+        }
+        file = file.resolve(segments[segments.length - 1]);
+        if (!names.add(safe) && Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {
+            throw new LayoutBenchException("Cannot write sample '" + name + "' to " + file + ": an earlier sample of "
+                    + "this query was written there (the dataset holds two samples of one name, written before "
+                    + "repeated names were refused); ingest the dataset again");
+        }
+        if (Files.isSymbolicLink(file)) {
+            throw new LayoutBenchException("Cannot write sample '" + name + "' to " + file + ": it is a symbolic "
+                    + "link, and --out writes through none");
+        }
+        try (OutputStream stream = Files.newOutputStream(file, StandardOpenOption.CREATE,
+                StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS);
+                WritableByteChannel channel = Channels.newChannel(stream)) {
+            ByteBuffer data = sample.data().duplicate();
+            while (data.hasRemaining()) {
+                channel.write(data);
+            }
+        } catch (IOException e) {
+            throw new LayoutBenchException("Cannot write sample '" + name + "' to " + file + ": " + e, e);
+        }
+        written++;
+        if (!safe.equals(name)) {
+            renamed++;
+        }
+        return file;
+    }
+
+    private static String safeName(String name) {
+        if (SampleNames.isValid(name)) {
+            return name;
+        }
+        try {
+            return SampleNames.fromPath(name);
+        } catch (IllegalArgumentException e) {
+            throw new LayoutBenchException("Cannot write sample '" + name + "': " + e.getMessage(), e);
+        }
+    }
+
+    /** {@code dir}, created if missing; refused if it is a link or not a directory. */
+    private static Path directory(Path dir, String name) {
+        if (Files.isSymbolicLink(dir)) {
+            throw new LayoutBenchException("Cannot write sample '" + name + "': " + dir + " is a symbolic link, and "
+                    + "--out writes through none");
+        }
+        if (Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
+            return dir;
+        }
+        try {
+            return Files.createDirectory(dir);
+        } catch (FileAlreadyExistsException e) {
+            throw new LayoutBenchException("Cannot write sample '" + name + "': " + dir + " is a file, not a "
+                    + "directory", e);
+        } catch (IOException e) {
+            throw new LayoutBenchException("Cannot write sample '" + name + "': cannot create " + dir + ": " + e, e);
+        }
+    }
+}
