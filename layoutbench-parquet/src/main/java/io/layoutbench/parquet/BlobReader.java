@@ -159,7 +159,7 @@ public final class BlobReader {
                 to++;
             }
             if (to > next) {
-                PageHeaders.verifyCrc(chunk, parsed, chunkOffset, where);
+                PageHeaders.verifyCrc(chunk, parsed, chunkOffset, rowsOf(where, pageFirstRow, pageRows));
                 decodeValues(chunk, parsed, chunkOffset + position, pageFirstRow, pageRows, rows, next, to, blobs,
                         where);
             }
@@ -179,7 +179,7 @@ public final class BlobReader {
             int from, int to, ByteBuffer[] blobs, int rowGroup, ColumnChunkInfo chunk) {
         String where = object.where(rowGroup, column.name());
         PageHeaders.Parsed parsed = PageHeaders.read(page, 0, page.remaining(), pageOffset, where);
-        PageHeaders.verifyCrc(page, parsed, pageOffset, where);
+        PageHeaders.verifyCrc(page, parsed, pageOffset, rowsOf(where, pageFirstRow, pageRowCount));
         int values = dataPageValues(parsed.header(), pageOffset, where);
         if (values != pageRowCount) {
             throw new ParquetFormatException("The page at offset " + pageOffset + " of " + where + " holds " + values
@@ -187,6 +187,11 @@ public final class BlobReader {
                     + ")");
         }
         decodeValues(page, parsed, pageOffset, pageFirstRow, values, rows, from, to, blobs, where);
+    }
+
+    /** "column X of row group N of KEY (rows a to b of the row group)", for a page's errors. */
+    private static String rowsOf(String where, long firstRow, long rowCount) {
+        return where + " (rows " + firstRow + " to " + (firstRow + rowCount - 1) + " of the row group)";
     }
 
     /**
