@@ -14,6 +14,7 @@ import io.layoutbench.api.layout.StorageLayout;
 import io.layoutbench.api.metrics.MetricsSnapshot;
 import io.layoutbench.api.metrics.QueryMetrics;
 import io.layoutbench.datasets.SampleSource;
+import io.layoutbench.layouts.manifest.UnverifiedDatasetException;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -95,8 +96,8 @@ public final class DatasetStore {
         DatasetSummary summary;
         try (Dataset dataset = layout.open(backend, prefix)) {
             summary = dataset.summary();
-        } catch (ObjectNotFoundException notThere) {
-            return Optional.empty();
+        } catch (ObjectNotFoundException | UnverifiedDatasetException notThereOrTooOld) {
+            return Optional.empty();   // a dataset from before manifests had checksums is ingested again
         }
         if (source.expectedSamples() >= 0 && summary.sampleCount() != source.expectedSamples()) {
             return Optional.empty();
