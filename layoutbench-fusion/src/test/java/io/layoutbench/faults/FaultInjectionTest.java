@@ -24,7 +24,6 @@ import io.layoutbench.backend.memory.MemoryBackend;
 import io.layoutbench.faults.FaultTally.Outcome;
 import io.layoutbench.parquet.BackendInputFile;
 import io.layoutbench.parquet.FetchOptions;
-import io.layoutbench.parquet.ParquetChecksums;
 import io.layoutbench.parquet.ParquetObject;
 import io.layoutbench.parquet.RowGroupInfo;
 import io.layoutbench.s3.embedded.EmbeddedS3Server;
@@ -71,15 +70,15 @@ import org.junit.jupiter.params.provider.EnumSource;
  * anywhere: most of a part is image bytes. Outcomes are counted as caught, repaired (FAC read parity or another
  * location-map replica), read but untrusted (a tar header, a chunk paper mode fetches for its cost), and not read.
  *
- * <p>Size: {@value #CI_RUNS} runs per backend and layout in CI (about 15 s). System properties:
- * {@code -Dlayoutbench.faults.long=true} runs {@value #LONG_RUNS} per backend and layout;
+ * <p>Size: {@value #CI_RUNS} runs per backend and layout in CI (480 runs, about 20 s with the ingests). System
+ * properties: {@code -Dlayoutbench.faults.long=true} runs {@value #LONG_RUNS} per backend and layout;
  * {@code -Dlayoutbench.faults.runs=N} and {@code -Dlayoutbench.faults.seed=S} set the count and the seed.
  */
 @Timeout(value = 60, unit = TimeUnit.MINUTES)
 class FaultInjectionTest {
 
-    static final int CI_RUNS = 16;
-    static final int LONG_RUNS = 400;
+    static final int CI_RUNS = 40;
+    static final int LONG_RUNS = 2500;
     private static final int SAMPLES = 240;
     private static final long SEED = Long.getLong("layoutbench.faults.seed", 16);
     private static final int RUNS = Integer.getInteger("layoutbench.faults.runs",
@@ -369,7 +368,7 @@ class FaultInjectionTest {
         return targets;
     }
 
-    /** The regions of a Parquet object that readers trust: what {@link ParquetChecksums} covers. */
+    /** The regions of a Parquet object that readers trust: what {@code ParquetChecksums} covers. */
     private static List<ByteRange> trustedRegions(ObjectBackend backend, ObjectInfo object) {
         ParquetObject parquet = ParquetObject.open(new BackendInputFile(backend, object.key(), object.size(),
                 FetchOptions.defaults()));
