@@ -210,6 +210,14 @@ public abstract class GenerationalDatasetWriter implements DatasetWriter {
      * the local file: the blob chunks, its bulk, are not).
      */
     protected final String putParquet(String relative, Path file, ParquetTableWriter written) {
+        try {
+            if (Files.size(file) != written.bytesWritten()) {
+                throw new IllegalStateException("The Parquet writer wrote " + written.bytesWritten() + " bytes but "
+                        + file + " holds " + Files.size(file) + ": its checksum would not describe the file");
+            }
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException("Cannot read the size of " + file, e);
+        }
         return put(relative, file, written.crc32c(), Optional.of(ParquetChecksums.of(file)));
     }
 
