@@ -1,7 +1,6 @@
 package io.layoutbench.oneobject;
 
 import io.layoutbench.api.backend.ObjectBackend;
-import io.layoutbench.api.backend.ObjectInfo;
 import io.layoutbench.api.dataset.Sample;
 import io.layoutbench.api.layout.PlannedRequest;
 import io.layoutbench.api.layout.QueryOptions;
@@ -9,6 +8,7 @@ import io.layoutbench.api.predicate.BoundQuery;
 import io.layoutbench.api.predicate.Selection;
 import io.layoutbench.layouts.common.ManifestDataset;
 import io.layoutbench.layouts.common.SampleChecksum;
+import io.layoutbench.layouts.manifest.ManifestObject;
 import io.layoutbench.layouts.retrieval.ReadTask;
 
 import java.nio.ByteBuffer;
@@ -18,7 +18,8 @@ import java.util.List;
 /** A one-object dataset: the metadata block loaded on first use and cached; a query with matches is one GET. */
 final class OneObjectDataset extends ManifestDataset {
 
-    private final ObjectInfo object;
+    private final ManifestObject object;
+    private final int blockCrc;
     private volatile Loaded loaded;
 
     private record Loaded(OneObjectFormat.Block block, List<PlannedRequest> reads) {
@@ -27,7 +28,8 @@ final class OneObjectDataset extends ManifestDataset {
     OneObjectDataset(ObjectBackend backend, String prefix) {
         super(OneObjectLayout.NAME, OneObjectLayout.FORMAT_VERSION, backend, prefix);
         String key = manifest.property("object.key", null);
-        this.object = manifest.objects().stream().filter(o -> o.key().equals(key)).findFirst().orElseThrow(() ->
+        this.blockCrc = Integer.parseUnsignedInt(manifest.property("metadata.crc32c", "0"), 16);
+        this.object = manifest.object(key).orElseThrow(() ->
                 new io.layoutbench.api.backend.CorruptDataException("Manifest of the one-object dataset at '"
                         + prefix + "' does not list its object " + key));
     }
@@ -72,6 +74,11 @@ final class OneObjectDataset extends ManifestDataset {
                 long length = OneObjectFormat.blockLength(trailer, object.key(), size);
                 List<PlannedRequest> planned = OneObjectFormat.metadataReads(object.key(), size, length);
                 ByteBuffer block = reads.readRange(object.key(), planned.get(1).range());
+                // The block is metadata a query trusts: checked against the checksum the manifest records.
+                if (SampleChecksum.of(block) != blockCrc) {
+                    throw new io.layoutbench.api.backend.CorruptDataException("Checksum mismatch in the metadata "
+                            + "block " + planned.get(1).range() + " of " + object.key());
+                }
                 loaded = new Loaded(OneObjectFormat.decode(block, schema(), Math.toIntExact(manifest.sampleCount()),
                         object.key()), planned);
             }

@@ -4,6 +4,7 @@ import io.layoutbench.api.backend.ObjectBackend;
 import io.layoutbench.api.dataset.MetadataSchema;
 import io.layoutbench.api.dataset.Sample;
 import io.layoutbench.layouts.common.GenerationalDatasetWriter;
+import io.layoutbench.layouts.common.SampleChecksum;
 import io.layoutbench.layouts.common.TempFiles;
 
 import java.io.BufferedOutputStream;
@@ -49,7 +50,9 @@ final class OneObjectWriter extends GenerationalDatasetWriter {
             block.writeTo(out);
             out.write(OneObjectFormat.trailer(block.size()));
             out.close();
-            return Map.of("object.key", putObject(OneObjectFormat.OBJECT, file));
+            // The manifest records the checksum of the metadata block, which a query trusts: the dataset checks it.
+            String blockCrc = String.format("%08x", SampleChecksum.of(java.nio.ByteBuffer.wrap(block.toByteArray())));
+            return Map.of("object.key", putObject(OneObjectFormat.OBJECT, file), "metadata.crc32c", blockCrc);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } finally {

@@ -31,6 +31,9 @@ import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
  *       decoded page after page without the page index.</li>
  * </ul>
  *
+ * <p>Each page a blob is sliced out of is first checked against the CRC32 its header records (parquet-java writes
+ * one per page), so a damaged page is a {@code CorruptDataException} naming its offset, not a wrong blob.
+ *
  * <p>The blob column must be REQUIRED, plain-encoded, uncompressed {@code BINARY}, as {@link ParquetTableWriter}
  * writes it. Pages are decoded here rather than by parquet-java's {@code readFilteredRowGroup}, which can return the
  * wrong blob for sparse rows (apache/parquet-java#3747).
@@ -156,6 +159,7 @@ public final class BlobReader {
                 to++;
             }
             if (to > next) {
+                PageHeaders.verifyCrc(chunk, parsed, chunkOffset, rowsOf(where, pageFirstRow, pageRows));
                 decodeValues(chunk, parsed, chunkOffset + position, pageFirstRow, pageRows, rows, next, to, blobs,
                         where);
             }
@@ -175,6 +179,7 @@ public final class BlobReader {
             int from, int to, ByteBuffer[] blobs, int rowGroup, ColumnChunkInfo chunk) {
         String where = object.where(rowGroup, column.name());
         PageHeaders.Parsed parsed = PageHeaders.read(page, 0, page.remaining(), pageOffset, where);
+        PageHeaders.verifyCrc(page, parsed, pageOffset, rowsOf(where, pageFirstRow, pageRowCount));
         int values = dataPageValues(parsed.header(), pageOffset, where);
         if (values != pageRowCount) {
             throw new ParquetFormatException("The page at offset " + pageOffset + " of " + where + " holds " + values
@@ -182,6 +187,11 @@ public final class BlobReader {
                     + ")");
         }
         decodeValues(page, parsed, pageOffset, pageFirstRow, values, rows, from, to, blobs, where);
+    }
+
+    /** "column X of row group N of KEY (rows a to b of the row group)", for a page's errors. */
+    private static String rowsOf(String where, long firstRow, long rowCount) {
+        return where + " (rows " + firstRow + " to " + (firstRow + rowCount - 1) + " of the row group)";
     }
 
     /**

@@ -18,8 +18,8 @@ import org.apache.parquet.format.PageType;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 
 /**
- * The pages of one fetched, uncompressed column chunk, for parquet-column's {@code ColumnReaderImpl}. Pages are
- * views of the fetched buffer, not copies.
+ * The pages of one fetched column chunk, for parquet-column's {@code ColumnReaderImpl}, each checked against the CRC32
+ * its header records. Uncompressed pages are views of the fetched buffer, not copies.
  */
 final class ChunkPageReader implements PageReader {
 
@@ -42,6 +42,7 @@ final class ChunkPageReader implements PageReader {
             PageHeaders.Parsed parsed = PageHeaders.read(chunk, position, limit, chunkOffset, where);
             PageHeader header = parsed.header();
             long pageOffset = chunkOffset + position;
+            PageHeaders.verifyCrc(chunk, parsed, chunkOffset, where);
             int stored = parsed.dataEnd() - parsed.dataStart();
             boolean wholePageCompressed = compressed && (header.getType() == PageType.DATA_PAGE
                     || header.getType() == PageType.DICTIONARY_PAGE);

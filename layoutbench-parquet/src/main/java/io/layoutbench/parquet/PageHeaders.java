@@ -1,12 +1,18 @@
 package io.layoutbench.parquet;
 
+import io.layoutbench.api.backend.CorruptDataException;
+
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.util.zip.CRC32;
 
 import org.apache.parquet.format.PageHeader;
 import org.apache.parquet.format.Util;
 
-/** Reads Thrift page headers out of fetched buffers, checking that each page lies within its buffer. */
+/**
+ * Reads Thrift page headers out of fetched buffers, checking that each page lies within its buffer, and checks a
+ * page's CRC32 where its writer recorded one (parquet-java does, for every page).
+ */
 final class PageHeaders {
 
     private PageHeaders() {
@@ -49,5 +55,27 @@ final class PageHeaders {
                     ? "page" : "chunk") + ", which ends at offset " + (bufferOffset + limit));
         }
         return new Parsed(header, position, dataStart, (int) dataEnd);
+    }
+
+    /**
+     * Checks the page's data against the CRC32 its header records, if any: the CRC of the bytes after the header as
+     * stored (compressed; levels and values of a V2 page), as the Parquet format defines it.
+     *
+     * @param bufferOffset the object offset of the buffer's position 0
+     * @param where        the column chunk, for errors: "column X of row group N of KEY"
+     * @throws CorruptDataException naming the page's offset, the column chunk and both checksums on a mismatch
+     */
+    static void verifyCrc(ByteBuffer buffer, Parsed parsed, long bufferOffset, String where) {
+        if (!parsed.header().isSetCrc()) {
+            return;
+        }
+        CRC32 crc = new CRC32();
+        crc.update(buffer.duplicate().limit(parsed.dataEnd()).position(parsed.dataStart()));
+        int actual = (int) crc.getValue();
+        if (actual != parsed.header().getCrc()) {
+            throw new CorruptDataException(String.format("Checksum mismatch in the page at offset %d of %s: CRC32 of "
+                    + "its %d bytes of data is %08x, its header records %08x", bufferOffset + parsed.start(), where,
+                    parsed.dataEnd() - parsed.dataStart(), actual, parsed.header().getCrc()));
+        }
     }
 }

@@ -3,6 +3,7 @@ package io.layoutbench.parquet;
 import static java.util.Objects.requireNonNull;
 
 import io.layoutbench.api.backend.ByteRange;
+import io.layoutbench.api.backend.CorruptDataException;
 import io.layoutbench.api.dataset.ColumnType;
 
 import java.nio.ByteBuffer;
@@ -74,17 +75,38 @@ public final class ParquetFooter {
         this.pageIndexRange = pageIndexRange(rowGroups);
     }
 
-    /** Reads the footer: the tail of the object in one request, and the rest of a longer footer in a second. */
-    static ParquetFooter read(BackendInputFile file) {
+    /**
+     * Reads the footer: the tail of the object in one request, and the rest of a longer footer in a second. With
+     * {@code expected} checksums (or null), the footer region is checked before it is parsed, and located where they
+     * say rather than by the footer length, so that a damaged length or magic is reported as a checksum mismatch.
+     *
+     * @throws CorruptDataException   naming the object and region when the footer region fails its checksum
+     * @throws ParquetFormatException when the object is not a flat Parquet table
+     */
+    static ParquetFooter read(BackendInputFile file, ParquetChecksums expected) {
         String key = file.key();
         long length = file.getLength();
         FooterFormat.checkLength(key, length);
         ByteBuffer tail = file.tail();
         long tailOffset = length - tail.remaining();
-        ByteRange footerRange = FooterFormat.locate(key, length, tail);
+        ByteRange footerRange = expected == null ? FooterFormat.locate(key, length, tail)
+                : expectedFooterRange(key, length, expected.footer().range());
         ByteBuffer footer = footerRange.offset() >= tailOffset
                 ? tail.slice((int) (footerRange.offset() - tailOffset), (int) footerRange.length())
                 : file.read(footerRange);
+        if (expected != null) {
+            expected.footer().verify("the footer region of " + key, footer, tail.slice(tail.remaining() - 8, 8));
+            FooterFormat.locate(key, length, tail);
+        }
+        ParquetFooter parsed = parse(key, length, footerRange, footer);
+        if (expected != null) {
+            expected.checkMatches(parsed);
+        }
+        return parsed;
+    }
+
+    /** The footer whose Thrift bytes, {@code footer}, lie at {@code footerRange} of an object of {@code length}. */
+    static ParquetFooter parse(String key, long length, ByteRange footerRange, ByteBuffer footer) {
         FileMetaData metadata = FooterFormat.parseMetadata(key, footer, footerRange);
         try {
             return new ParquetFooter(key, length, footerRange, metadata);
@@ -94,6 +116,16 @@ public final class ParquetFooter {
             throw new ParquetFormatException("Cannot read the footer of " + key + " at " + footerRange + ": "
                     + e.getMessage(), e);
         }
+    }
+
+    /** The Thrift footer's range in a footer region recorded as {@code region}: all of it but the last 8 bytes. */
+    private static ByteRange expectedFooterRange(String key, long length, ByteRange region) {
+        if (region.end() != length || region.offset() < 4 || region.length() <= 8) {
+            throw new CorruptDataException("The footer region " + region + " expected for " + key + " does not end "
+                    + "at the end of the object, at " + length + ", or is too short to hold a footer: the object is "
+                    + "not the one the checksums were recorded for (replaced or truncated?)");
+        }
+        return ByteRange.between(region.offset(), length - 8);
     }
 
     /** The object's key. */

@@ -32,6 +32,11 @@ import org.apache.parquet.format.Util;
  * it was given, plus one when the footer is larger than {@link FetchOptions#tailSize()}), and the page indexes one
  * more (none when they lie in the tail).
  *
+ * <p><b>Integrity.</b> Every page decoded is checked against its CRC32, when its writer recorded one. Opened with
+ * {@link ParquetChecksums} recorded when the object was written ({@link #open(BackendInputFile, ParquetChecksums)}),
+ * it also checks the footer region, the page-index region and each row group's metadata chunks as it reads them,
+ * from the bytes it fetches anyway; a mismatch is a {@code CorruptDataException} naming the object and the region.
+ *
  * <p>Thread-safe: the footer is immutable, page indexes are loaded once and cached.
  *
  * <pre>{@code
@@ -48,12 +53,21 @@ public final class ParquetObject {
 
     private final BackendInputFile file;
     private final ParquetFooter footer;
+    /** The regions' checksums to check reads against, or null. */
+    private final ParquetChecksums expected;
+    /** The indexes of the columns whose chunks {@link ParquetChecksums#metadataChunks()} covers, ascending. */
+    private final int[] metadataColumns;
     private final VersionParser.ParsedVersion writerVersion;
     private final ConcurrentMap<Long, ColumnPageIndex> pageIndexes;
+    /** Whether this object's file has checked the page-index region it keeps: each copy checks what it fetched. */
+    private volatile boolean pageIndexesChecked;
 
-    private ParquetObject(BackendInputFile file) {
+    private ParquetObject(BackendInputFile file, ParquetChecksums expected) {
         this.file = requireNonNull(file, "file is null");
-        this.footer = ParquetFooter.read(file);
+        this.footer = ParquetFooter.read(file, expected);
+        this.expected = expected;
+        this.metadataColumns = ParquetChecksums.metadataColumns(footer).stream().mapToInt(ParquetColumn::index)
+                .toArray();
         this.writerVersion = writerVersion(footer);
         this.pageIndexes = new ConcurrentHashMap<>();
     }
@@ -61,6 +75,8 @@ public final class ParquetObject {
     private ParquetObject(BackendInputFile file, ParquetObject parsed) {
         this.file = file;
         this.footer = parsed.footer;
+        this.expected = parsed.expected;
+        this.metadataColumns = parsed.metadataColumns;
         this.writerVersion = parsed.writerVersion;
         this.pageIndexes = parsed.pageIndexes;
     }
@@ -76,7 +92,26 @@ public final class ParquetObject {
      * @throws ParquetFormatException if the object is not a flat Parquet table (bad magic, truncated footer...)
      */
     public static ParquetObject open(BackendInputFile file) {
-        return new ParquetObject(file);
+        return new ParquetObject(file, (ParquetChecksums) null);
+    }
+
+    /**
+     * Opens the object {@code file} reads, reading its footer, and checks what it reads against {@code expected}
+     * (recorded when the object was written): the footer region now, the page-index region when it is loaded, and a
+     * row group's metadata chunks when {@link #readColumns} or {@link #readColumnsAsync} read all of them. Checking
+     * costs no request: it uses the bytes that reading fetches anyway. Copies made with {@link #withBackend} check as
+     * this one does.
+     *
+     * @throws CorruptDataException   naming the object and region when the footer region fails its checksum
+     * @throws ParquetFormatException if the object is not a flat Parquet table
+     */
+    public static ParquetObject open(BackendInputFile file, ParquetChecksums expected) {
+        return new ParquetObject(file, requireNonNull(expected, "expected is null"));
+    }
+
+    /** The checksums this object checks its reads against, if it was opened with them. */
+    public Optional<ParquetChecksums> expectedChecksums() {
+        return Optional.ofNullable(expected);
     }
 
     /**
@@ -115,7 +150,13 @@ public final class ParquetObject {
      * already fetched). Called by {@link #pageIndex} when needed; call it first to control when the request is sent.
      */
     public void loadPageIndexes() {
-        footer.pageIndexRange().ifPresent(file::retain);
+        footer.pageIndexRange().ifPresent(range -> {
+            ByteBuffer bytes = file.retain(range);
+            if (expected != null && !pageIndexesChecked) {
+                expected.pageIndexes().orElseThrow().verify("the page-index region of " + key(), bytes);
+                pageIndexesChecked = true;
+            }
+        });
     }
 
     /**
@@ -173,6 +214,7 @@ public final class ParquetObject {
                         .map(c -> ahead.columns().get(c.index()).byteRange()).toList()));
             }
             List<ByteBuffer> chunks = ObjectBackend.await(inFlight.poll());
+            verifyMetadataChunks(rowGroup, columns, chunks);
             for (int c = 0; c < columns.size(); c++) {
                 ColumnChunkInfo chunk = rowGroup.columns().get(columns.get(c).index());
                 decoders.get(c).decode(chunks.get(c), chunk, rowGroup.firstRow(), descriptors.get(c), writerVersion,
@@ -200,6 +242,7 @@ public final class ParquetObject {
                 .map(c -> footer.messageType().getColumnDescription(new String[] {c.name()})).toList();
         return file.readAllAsync(columns.stream().map(c -> group.columns().get(c.index()).byteRange()).toList())
                 .thenApply(chunks -> {
+                    verifyMetadataChunks(group, columns, chunks);
                     List<ColumnVector> values = new ArrayList<>(columns.size());
                     for (int c = 0; c < columns.size(); c++) {
                         ColumnChunkInfo chunk = group.columns().get(columns.get(c).index());
@@ -211,6 +254,28 @@ public final class ParquetObject {
                     return new MetadataColumns(rowCount, columns.stream().map(ParquetColumn::name).toList(),
                             values);
                 });
+    }
+
+    /**
+     * Checks the chunks of {@code columns} of {@code group} against their checksum when they are all the metadata
+     * chunks the checksum covers; a subset is left to the pages' own CRCs.
+     */
+    private void verifyMetadataChunks(RowGroupInfo group, List<ParquetColumn> columns, List<ByteBuffer> chunks) {
+        if (expected == null || columns.isEmpty() || columns.size() != metadataColumns.length) {
+            return;
+        }
+        ByteBuffer[] inColumnOrder = new ByteBuffer[metadataColumns.length];
+        for (int c = 0; c < columns.size(); c++) {
+            int position = java.util.Arrays.binarySearch(metadataColumns, columns.get(c).index());
+            if (position < 0 || inColumnOrder[position] != null) {
+                return;
+            }
+            inColumnOrder[position] = chunks.get(c);
+        }
+        ByteRange span = group.columns().get(metadataColumns[0]).byteRange()
+                .span(group.columns().get(metadataColumns[metadataColumns.length - 1]).byteRange());
+        ParquetChecksums.verify(expected.metadataChunks().get(group.index()), "the metadata column chunks of row "
+                + "group " + group.index() + " of " + key() + " " + span, inColumnOrder);
     }
 
     private List<ParquetColumn> metadataColumns(List<String> names) {

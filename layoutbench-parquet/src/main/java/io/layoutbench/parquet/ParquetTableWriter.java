@@ -25,6 +25,7 @@ import org.apache.parquet.hadoop.ParquetWriter;
 import org.apache.parquet.hadoop.api.WriteSupport;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 import org.apache.parquet.io.OutputFile;
+import org.apache.parquet.io.PositionOutputStream;
 import org.apache.parquet.io.api.Binary;
 import org.apache.parquet.io.api.RecordConsumer;
 import org.apache.parquet.schema.MessageType;
@@ -56,6 +57,7 @@ public final class ParquetTableWriter implements Closeable {
     private final ParquetTableSchema schema;
     private final ParquetWriter<TableRow> writer;
     private final String target;
+    private final ChecksummedOutputFile output;
     private long rowCount;
     private boolean closed;
 
@@ -63,8 +65,9 @@ public final class ParquetTableWriter implements Closeable {
         this.schema = requireNonNull(schema, "schema is null");
         requireNonNull(options, "options is null");
         this.target = file.getPath() != null ? file.getPath() : file.toString();
+        this.output = new ChecksummedOutputFile(file);
         try {
-            this.writer = configure(new Builder(file, new TableWriteSupport(schema, options)), schema, options)
+            this.writer = configure(new Builder(output, new TableWriteSupport(schema, options)), schema, options)
                     .build();
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot start writing Parquet to " + target + ": " + e.getMessage(), e);
@@ -152,6 +155,19 @@ public final class ParquetTableWriter implements Closeable {
         return writer.getDataSize();
     }
 
+    /**
+     * The CRC32C of every byte written, computed as they were written: once closed, the whole file's checksum, which
+     * a manifest records so that readers can check the file without reading it twice at ingest.
+     */
+    public int crc32c() {
+        return output.crc32c();
+    }
+
+    /** Bytes written to the file so far; once closed, its size. */
+    public long bytesWritten() {
+        return output.bytesWritten();
+    }
+
     /** Writes the last row group, the page indexes and the footer. Closing twice does nothing. */
     @Override
     public void close() {
@@ -206,6 +222,95 @@ public final class ParquetTableWriter implements Closeable {
                 .withMinRowCountForPageSizeCheck(1)
                 .withMaxRowCountForPageSizeCheck(1));
         return builder;
+    }
+
+    /** An {@link OutputFile} that checksums (CRC32C) and counts the bytes its stream writes. */
+    private static final class ChecksummedOutputFile implements OutputFile {
+        private final OutputFile delegate;
+        private final java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+        private long bytes;
+
+        ChecksummedOutputFile(OutputFile delegate) {
+            this.delegate = delegate;
+        }
+
+        synchronized int crc32c() {
+            return (int) crc.getValue();
+        }
+
+        synchronized long bytesWritten() {
+            return bytes;
+        }
+
+        private synchronized void update(byte[] b, int off, int len) {
+            crc.update(b, off, len);
+            bytes += len;
+        }
+
+        @Override
+        public PositionOutputStream create(long blockSizeHint) throws IOException {
+            return new Stream(delegate.create(blockSizeHint));
+        }
+
+        @Override
+        public PositionOutputStream createOrOverwrite(long blockSizeHint) throws IOException {
+            return new Stream(delegate.createOrOverwrite(blockSizeHint));
+        }
+
+        @Override
+        public boolean supportsBlockSize() {
+            return delegate.supportsBlockSize();
+        }
+
+        @Override
+        public long defaultBlockSize() {
+            return delegate.defaultBlockSize();
+        }
+
+        @Override
+        public String getPath() {
+            return delegate.getPath();
+        }
+
+        @Override
+        public String toString() {
+            return delegate.toString();
+        }
+
+        private final class Stream extends PositionOutputStream {
+            private final PositionOutputStream out;
+
+            Stream(PositionOutputStream out) {
+                this.out = out;
+            }
+
+            @Override
+            public long getPos() throws IOException {
+                return out.getPos();
+            }
+
+            @Override
+            public void write(int b) throws IOException {
+                out.write(b);
+                update(new byte[] {(byte) b}, 0, 1);
+            }
+
+            @Override
+            public void write(byte[] b, int off, int len) throws IOException {
+                out.write(b, off, len);
+                update(b, off, len);
+            }
+
+            @Override
+            public void flush() throws IOException {
+                out.flush();
+            }
+
+            @Override
+            public void close() throws IOException {
+                out.close();
+            }
+        }
     }
 
     /** A row as the write support sees it. */

@@ -19,6 +19,9 @@
  *       nested schemas too, with the footer reader behind {@link io.layoutbench.parquet.ParquetFooter}.</li>
  *   <li>{@link io.layoutbench.parquet.BlobReader} fetches the blobs of chosen rows: only the pages that hold
  *       them, or whole row groups as in the LayoutBench paper.</li>
+ *   <li>{@link io.layoutbench.parquet.ParquetChecksums} are the CRC32Cs of the regions a reader trusts (footer, page
+ *       indexes, metadata chunks), recorded at write time outside the file and checked as they are read; every
+ *       decoded page is also checked against its own CRC32.</li>
  * </ul>
  *
  * <pre>{@code

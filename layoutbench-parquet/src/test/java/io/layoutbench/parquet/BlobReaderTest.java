@@ -4,16 +4,24 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.layoutbench.api.backend.ByteRange;
+import io.layoutbench.api.backend.CorruptDataException;
 import io.layoutbench.api.backend.ObjectBackend;
 import io.layoutbench.api.layout.RangeCoalescer;
 import io.layoutbench.api.metrics.QueryMetrics;
 import io.layoutbench.backend.memory.MemoryBackend;
 
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.IntStream;
+import java.util.zip.CRC32;
+
+import org.apache.parquet.format.PageHeader;
+import org.apache.parquet.format.Util;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -166,10 +174,17 @@ class BlobReaderTest {
         ByteBuffer.wrap(corrupt).order(ByteOrder.LITTLE_ENDIAN)
                 .putInt((int) page.offset() + parsed.dataStart(), 1 << 30);
         backend.put("corrupt.parquet", corrupt);
+        int[] rows = {(int) page.firstRow()};
+        assertThatThrownBy(() -> new BlobReader(ParquetObject.open(backend, "corrupt.parquet"), "image_bytes")
+                .read(1, rows))
+                .isInstanceOf(CorruptDataException.class)
+                .hasMessageContaining("Checksum mismatch in the page at offset " + page.offset());
+        // A page whose CRC was computed over the bad value (a writer's bug): the decoder still stops at it.
+        fixPageCrc(corrupt, page);
+        backend.put("corrupt.parquet", corrupt);
 
         ParquetObject table = ParquetObject.open(backend, "corrupt.parquet");
         BlobReader reader = new BlobReader(table, "image_bytes");
-        int[] rows = {(int) page.firstRow()};
         long valueOffset = page.offset() + parsed.dataStart();
         assertThatThrownBy(() -> reader.read(1, rows))
                 .isInstanceOf(ParquetFormatException.class)
@@ -181,6 +196,24 @@ class BlobReaderTest {
         // Rows of other pages are still read.
         int[] other = {(int) page.firstRow() + (int) page.rowCount()};
         assertBlobs(table.footer().rowGroups().get(1), other, reader.read(1, other));
+    }
+
+    /** Rewrites the CRC32 in the header of {@code page} of {@code file} to match its data as it now is. */
+    private static void fixPageCrc(byte[] file, PageInfo page) {
+        ByteBuffer pageBytes = ByteBuffer.wrap(file, (int) page.offset(), page.compressedSize()).slice();
+        PageHeaders.Parsed parsed = PageHeaders.read(pageBytes, 0, pageBytes.limit(), page.offset(), "test");
+        CRC32 crc = new CRC32();
+        crc.update(file, (int) page.offset() + parsed.dataStart(), parsed.dataEnd() - parsed.dataStart());
+        PageHeader header = parsed.header().deepCopy();
+        header.setCrc((int) crc.getValue());
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        try {
+            Util.writePageHeader(header, out);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        assertThat(out.size()).as("the rewritten header's length").isEqualTo(parsed.dataStart());
+        System.arraycopy(out.toByteArray(), 0, file, (int) page.offset(), out.size());
     }
 
     @Test

@@ -15,6 +15,7 @@ import io.layoutbench.api.layout.StorageLayout;
 import io.layoutbench.api.metrics.MetricsSnapshot;
 import io.layoutbench.api.metrics.QueryMetrics;
 import io.layoutbench.datasets.SampleSource;
+import io.layoutbench.layouts.manifest.UnverifiedDatasetException;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -105,6 +106,9 @@ public final class DatasetStore {
         try (Dataset dataset = layout.open(backend, prefix)) {
             summary = dataset.summary();
         } catch (ObjectNotFoundException notThere) {
+            return ingest(source, layout, options, costModel, progress);
+        } catch (UnverifiedDatasetException tooOld) {
+            notes.accept("re-ingesting " + prefix + ": it was written before manifests recorded checksums");
             return ingest(source, layout, options, costModel, progress);
         }
         Optional<IngestRecord> record = readRecord(prefix);

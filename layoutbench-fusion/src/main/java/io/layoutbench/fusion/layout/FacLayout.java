@@ -21,13 +21,10 @@ import io.layoutbench.fusion.store.FacOptions;
 import io.layoutbench.fusion.store.PrefixedBackend;
 import io.layoutbench.layouts.common.LayoutOptions;
 import io.layoutbench.layouts.l3.L3Layout;
+import io.layoutbench.layouts.manifest.ChecksummedProperties;
+import io.layoutbench.layouts.manifest.UnverifiedDatasetException;
 
-import java.io.IOException;
-import java.io.StringReader;
-import java.io.StringWriter;
-import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -48,7 +45,13 @@ import java.util.TreeMap;
  * given, {@code <prefix>/nodes/node-00/} and so on, which lets the layout run anywhere a single backend is given
  * (and counts every stored byte, parity included, under the dataset's prefix). A descriptor,
  * {@code <prefix>/fac-layout.properties}, records the nodes and coding options on that backend so that
- * {@link #open} finds them again.
+ * {@link #open} finds them again; it carries its own CRC32C ({@code ChecksummedProperties}), checked on open.
+ *
+ * <p><b>Integrity, end to end.</b> The descriptor is checked on open; the L3 manifest, part files and samples are
+ * objects of the FAC store, whose reads check a CRC32C per 64 KiB unit of every block (rebuilding a unit that fails
+ * from the other blocks of its stripe) and whose location maps carry their own CRC32C (a damaged replica is skipped);
+ * above the store, L3 checks its manifest, each part's footer, page indexes and metadata chunks against the
+ * manifest, every blob page's CRC32 and every sample's CRC32C, as over any other backend.
  *
  * <p><b>Options:</b> L3's {@code file-size}, {@code row-group-size} and {@code page-size}; {@link FacOptions}'s
  * {@code code}, {@code codec}, {@code stripe-constructor}, {@code overhead-budget}, {@code fixed-block-size} and
@@ -140,7 +143,8 @@ public final class FacLayout implements StorageLayout {
     public Dataset open(ObjectBackend backend, String prefix) {
         requireNonNull(backend, "backend is null");
         ObjectKeys.check(prefix);
-        Properties descriptor = load(backend.readAll(prefix + "/" + DESCRIPTOR), prefix);
+        String descriptorKey = prefix + "/" + DESCRIPTOR;
+        Properties descriptor = load(backend.readAll(descriptorKey), descriptorKey, prefix, backend);
         Map<String, String> facText = new TreeMap<>();
         for (String key : FacOptions.KEYS) {
             if (descriptor.containsKey(key)) {
@@ -229,24 +233,19 @@ public final class FacLayout implements StorageLayout {
         return nodes;
     }
 
+    /** The descriptor as a checksummed properties file: it says where the nodes are, so it is checked as read. */
     private static byte[] store(Properties properties) {
-        StringWriter text = new StringWriter();
-        try {
-            properties.store(text, "fac layout: nodes and coding options");
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return text.toString().getBytes(StandardCharsets.UTF_8);
+        return ChecksummedProperties.write(properties, "fac layout: nodes and coding options");
     }
 
-    private static Properties load(ByteBuffer bytes, String prefix) {
-        Properties properties = new Properties();
-        try {
-            properties.load(new StringReader(StandardCharsets.UTF_8.decode(bytes.duplicate()).toString()));
-        } catch (IOException e) {
-            throw new UncheckedIOException("Cannot read the fac descriptor of " + prefix, e);
+    private static Properties load(ByteBuffer bytes, String key, String prefix, ObjectBackend backend) {
+        ChecksummedProperties.Read read = ChecksummedProperties.read(bytes, "fac descriptor " + key);
+        if (!read.checksummed()) {
+            throw new UnverifiedDatasetException("The fac dataset at '" + prefix + "' in " + backend.uri() + " has "
+                    + "a descriptor without a checksum (" + key + "): it was written by an older layoutbench, or "
+                    + "the descriptor was cut short. It cannot be verified, so it is not read; re-ingest it");
         }
-        return properties;
+        return read.properties();
     }
 
     private static void closeQuietly(AutoCloseable closeable) {

@@ -12,6 +12,9 @@ import io.layoutbench.api.dataset.Sample;
 import io.layoutbench.api.layout.DatasetSummary;
 import io.layoutbench.api.layout.DatasetWriter;
 import io.layoutbench.layouts.manifest.DatasetManifest;
+import io.layoutbench.layouts.manifest.ManifestObject;
+import io.layoutbench.parquet.ParquetChecksums;
+import io.layoutbench.parquet.ParquetTableWriter;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -23,8 +26,10 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Stream;
+import java.util.zip.CRC32C;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -36,10 +41,13 @@ import org.slf4j.LoggerFactory;
  * that neither its manifest nor the manifest it replaces lists: re-running ingest recovers cleanly, and a query
  * that opened the replaced dataset reads it whole to the end (its objects go at the commit after). A writer closed
  * without commit deletes what it wrote.
+ * Every object is recorded in the manifest with its size and CRC32C, computed as it was written
+ * (the {@code putObject} and {@link #putParquet} variants take what the writer computed, so no file is read twice to
+ * checksum it), and a Parquet object also with the checksums of the regions readers fetch.
  *
  * <pre>{@code
  * final class L1Writer extends GenerationalDatasetWriter {
- *     protected void addSample(Sample s, String key, int crc) { putObject("samples/" + key, s.toByteArray()); }
+ *     protected void addSample(Sample s, String key, int crc) { putObject("samples/" + key, s.toByteArray(), crc); }
  *     protected Map<String, String> finish() { ...write metadata...; return Map.of(); }
  * }
  * }</pre>
@@ -61,7 +69,7 @@ public abstract class GenerationalDatasetWriter implements DatasetWriter {
     protected final SampleKeys keys;
     private final String layout;
     private final int formatVersion;
-    private final List<ObjectInfo> written = new ArrayList<>();
+    private final List<ManifestObject> written = new ArrayList<>();
     private final UniqueSampleNames names;
     private long samples;
     private long payloadBytes;
@@ -135,7 +143,7 @@ public abstract class GenerationalDatasetWriter implements DatasetWriter {
         try {
             abandon();
         } finally {
-            for (ObjectInfo object : written) {
+            for (ManifestObject object : written) {
                 try {
                     backend.delete(object.key());
                 } catch (RuntimeException e) {
@@ -171,19 +179,62 @@ public abstract class GenerationalDatasetWriter implements DatasetWriter {
 
     /** Stores {@code data} as an object of this ingest and returns its key. */
     protected final String putObject(String relative, byte[] data) {
+        return putObject(relative, data, SampleChecksum.of(java.nio.ByteBuffer.wrap(data)));
+    }
+
+    /** Stores {@code data}, whose CRC32C is {@code crc32c} (computed already), as an object of this ingest. */
+    protected final String putObject(String relative, byte[] data, int crc32c) {
         String key = objectKey(relative);
         backend.put(key, data);
-        written.add(new ObjectInfo(key, data.length));
+        written.add(ManifestObject.of(key, data.length, crc32c));
         return key;
     }
 
-    /** Stores the file as an object of this ingest and returns its key. */
+    /**
+     * Stores the file as an object of this ingest and returns its key; {@code crc32c} is the file's CRC32C, computed
+     * while the file was written.
+     */
+    protected final String putObject(String relative, Path file, int crc32c) {
+        return put(relative, file, crc32c, Optional.empty());
+    }
+
+    /** Stores the file as an object of this ingest, reading it once more to checksum it; returns its key. */
     protected final String putObject(String relative, Path file) {
+        CRC32C crc = new CRC32C();
+        try (java.io.InputStream in = Files.newInputStream(file)) {
+            byte[] buffer = new byte[64 << 10];
+            for (int n = in.read(buffer); n >= 0; n = in.read(buffer)) {
+                crc.update(buffer, 0, n);
+            }
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException("Cannot read " + file + " to checksum it", e);
+        }
+        return putObject(relative, file, (int) crc.getValue());
+    }
+
+    /**
+     * Stores the Parquet file {@code written} wrote (and closed) as an object of this ingest, recording its CRC32C
+     * (computed as it was written) and the checksums of its footer, page indexes and metadata chunks (read back from
+     * the local file: the blob chunks, its bulk, are not).
+     */
+    protected final String putParquet(String relative, Path file, ParquetTableWriter written) {
+        try {
+            if (Files.size(file) != written.bytesWritten()) {
+                throw new IllegalStateException("The Parquet writer wrote " + written.bytesWritten() + " bytes but "
+                        + file + " holds " + Files.size(file) + ": its checksum would not describe the file");
+            }
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException("Cannot read the size of " + file, e);
+        }
+        return put(relative, file, written.crc32c(), Optional.of(ParquetChecksums.of(file)));
+    }
+
+    private String put(String relative, Path file, int crc32c, Optional<ParquetChecksums> parquet) {
         String key = objectKey(relative);
         try {
             long size = Files.size(file);
             backend.put(key, file);
-            written.add(new ObjectInfo(key, size));
+            written.add(new ManifestObject(key, size, crc32c, parquet));
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException("Cannot store " + file + " as " + key, e);
         }

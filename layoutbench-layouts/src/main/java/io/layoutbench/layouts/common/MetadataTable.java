@@ -2,15 +2,17 @@ package io.layoutbench.layouts.common;
 
 import static java.util.Objects.requireNonNull;
 
+import io.layoutbench.api.backend.CorruptDataException;
 import io.layoutbench.api.backend.ObjectBackend;
-import io.layoutbench.api.backend.ObjectInfo;
 import io.layoutbench.api.dataset.ColumnVector;
 import io.layoutbench.api.dataset.MetadataSchema;
 import io.layoutbench.api.layout.PlannedRequest;
 import io.layoutbench.api.predicate.ColumnarTable;
+import io.layoutbench.layouts.manifest.ManifestObject;
 import io.layoutbench.parquet.BackendInputFile;
 import io.layoutbench.parquet.FetchOptions;
 import io.layoutbench.parquet.MetadataColumns;
+import io.layoutbench.parquet.ParquetChecksums;
 import io.layoutbench.parquet.ParquetObject;
 import io.layoutbench.parquet.ParquetTableSchema;
 
@@ -20,10 +22,11 @@ import java.util.List;
 /**
  * A dataset's metadata table (L1, L2) held by the client: the metadata columns as a {@link ColumnarTable} for
  * predicate evaluation, the layout's extra columns (checksums, shard locations) as arrays, and the reads that
- * loading it took, for cold-run prediction.
+ * loading it took, for cold-run prediction. Loading checks every byte it trusts against the manifest's checksums of
+ * the table: its footer region and each row group's chunks ({@link ParquetChecksums}), from the bytes it reads anyway.
  *
  * <pre>{@code
- * MetadataTable table = MetadataTable.load(backend, manifestObject, parquetSchema);
+ * MetadataTable table = MetadataTable.load(backend, manifest.object(key).orElseThrow(), parquetSchema);
  * Selection rows = query.select(table.columns());
  * }</pre>
  */
@@ -39,12 +42,20 @@ public final class MetadataTable {
         this.loadRequests = List.copyOf(loadRequests);
     }
 
-    /** Reads the metadata table {@code object} (written with {@code schema}) through {@code backend}. */
-    public static MetadataTable load(ObjectBackend backend, ObjectInfo object, ParquetTableSchema schema) {
+    /**
+     * Reads the metadata table {@code object} (written with {@code schema}) through {@code backend}, checking it
+     * against the object's checksums.
+     *
+     * @throws CorruptDataException naming the table and region when a checksum does not match, or when the manifest
+     *                              records no Parquet checksums for it
+     */
+    public static MetadataTable load(ObjectBackend backend, ManifestObject object, ParquetTableSchema schema) {
         requireNonNull(schema, "schema is null");
+        ParquetChecksums checksums = object.parquet().orElseThrow(() -> new CorruptDataException("The manifest "
+                + "records no Parquet checksums for the metadata table " + object.key()));
         RecordingBackend recorder = new RecordingBackend(backend);
         BackendInputFile file = new BackendInputFile(recorder, object.key(), object.size(), FetchOptions.defaults());
-        MetadataColumns raw = ParquetObject.open(file).readMetadataColumns();
+        MetadataColumns raw = ParquetObject.open(file, checksums).readMetadataColumns();
         return new MetadataTable(toColumnarTable(raw, schema), raw, recorder.recorded());
     }
 

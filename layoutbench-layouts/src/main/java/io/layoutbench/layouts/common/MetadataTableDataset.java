@@ -2,10 +2,10 @@ package io.layoutbench.layouts.common;
 
 import io.layoutbench.api.backend.CorruptDataException;
 import io.layoutbench.api.backend.ObjectBackend;
-import io.layoutbench.api.backend.ObjectInfo;
 import io.layoutbench.api.dataset.MetadataSchema;
 import io.layoutbench.api.model.DatasetMetadata;
 import io.layoutbench.api.model.SupportsMetadataScan;
+import io.layoutbench.layouts.manifest.ManifestObject;
 import io.layoutbench.parquet.ParquetTableSchema;
 
 /**
@@ -18,7 +18,7 @@ import io.layoutbench.parquet.ParquetTableSchema;
  */
 public abstract class MetadataTableDataset extends ManifestDataset implements SupportsMetadataScan {
 
-    private final ObjectInfo metadataObject;
+    private final ManifestObject metadataObject;
     private final ParquetTableSchema tableSchema;
     private volatile MetadataTable cached;
 
@@ -30,8 +30,7 @@ public abstract class MetadataTableDataset extends ManifestDataset implements Su
             throw new CorruptDataException("Manifest of the " + layout + " dataset at '" + prefix
                     + "' names no metadata table (property metadata.key)");
         }
-        this.metadataObject = manifest.objects().stream().filter(o -> o.key().equals(key)).findFirst()
-                .orElseThrow(() -> new CorruptDataException("Manifest of the " + layout + " dataset at '" + prefix
+        this.metadataObject = manifest.object(key).orElseThrow(() -> new CorruptDataException("Manifest of the " + layout + " dataset at '" + prefix
                         + "' does not list its metadata table " + key));
         this.tableSchema = tableSchema.apply(schema());
     }

@@ -18,7 +18,8 @@ import java.util.Set;
  * or its position for a schema without one), plus a metadata table in Parquet (the metadata columns, {@code label}
  * written as the paper's {@code human_label}, then {@code crc32c}, and {@code data_size} when the schema has no
  * {@code filesize_bytes}) that the client loads once and caches. A query reads the table, evaluates the predicate
- * locally, then sends one GET per matching sample (in both modes: there is nothing to merge).
+ * locally, then sends one GET per matching sample (in both modes: there is nothing to merge). The table is checked
+ * as it loads against the checksums the manifest records for it, and each sample against its CRC32C.
  *
  * <pre>{@code
  * StorageLayout l1 = StorageLayouts.get("l1");

@@ -44,7 +44,7 @@ final class L1Writer extends GenerationalDatasetWriter {
 
     @Override
     protected void addSample(Sample sample, String key, int crc32c) {
-        putObject(SAMPLES + key, sample.toByteArray());
+        putObject(SAMPLES + key, sample.toByteArray(), crc32c);   // the sample's checksum is the object's
         long crc = MetadataParquet.stored(crc32c);
         metadata.write(sample.metadata(), sizeColumn ? List.of(crc, (long) sample.size()) : List.of(crc), null);
     }
@@ -53,7 +53,7 @@ final class L1Writer extends GenerationalDatasetWriter {
     protected Map<String, String> finish() {
         metadata.close();
         try {
-            String key = putObject(METADATA, metadataFile);
+            String key = putParquet(METADATA, metadataFile, metadata);
             return Map.of("metadata.key", key, "samples.prefix", objectKey(SAMPLES));
         } finally {
             TempFiles.delete(metadataFile);

@@ -23,7 +23,9 @@ import java.util.Set;
  * <p>Option {@code shard-size} caps a shard's size (default 64 MB, the paper's limit at mini; it used 512 MB above).
  * Paper mode sends one ranged GET per sample; optimized mode merges ranges of one shard that lie within the
  * coalescing gap, as far as the query's read budget allows ({@link io.layoutbench.api.layout.QueryOptions}).
- * The layout models itself ({@link SupportsModelling}) with the writer's packing and the datasets' planner.
+ * The layout models itself ({@link SupportsModelling}) with the writer's packing and the datasets' planner. The
+ * metadata table is checked as it loads against the checksums the manifest records for it (its footer region and
+ * each row group's chunks), and each sample against its CRC32C; tar headers are never trusted.
  *
  * <pre>{@code
  * DatasetWriter writer = StorageLayouts.get("l2").create(backend, "mini/l2", MetadataSchema.imageNet(),

@@ -92,7 +92,7 @@ final class L2Writer extends GenerationalDatasetWriter {
     private void uploadShard() {
         try {
             shard.finish();
-            putObject(shardKey.substring(objectKey("").length()), shardFile);
+            putObject(shardKey.substring(objectKey("").length()), shardFile, shard.crc32c());
         } finally {
             TempFiles.delete(shardFile);
             shard = null;
@@ -107,7 +107,7 @@ final class L2Writer extends GenerationalDatasetWriter {
         }
         metadata.close();
         try {
-            String key = putObject(METADATA, metadataFile);
+            String key = putParquet(METADATA, metadataFile, metadata);
             return Map.of("metadata.key", key, L2Layout.SHARD_SIZE, Long.toString(shardSize),
                     "shards", Integer.toString(shardCount));
         } finally {

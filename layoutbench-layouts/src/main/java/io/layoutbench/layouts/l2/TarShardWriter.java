@@ -13,13 +13,14 @@ import java.nio.channels.Channels;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.zip.CRC32C;
 
 import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
 import org.apache.commons.compress.archivers.tar.TarArchiveOutputStream;
 
 /**
  * Writes one tar shard to a local file with Commons Compress, recording where each member's data starts so it
- * can be read back with one ranged GET. Members are POSIX ustar, with PAX headers for names longer than 100 bytes
+ * can be read back with one ranged GET, and the CRC32C of the whole shard as it is written, for the manifest. Members are POSIX ustar, with PAX headers for names longer than 100 bytes
  * (GNU tar and WebDataset read both). The data offset is the count of bytes written before the member's data,
  * exact because the archive stream writes whole 512-byte records as soon as they are complete.
  *
@@ -91,6 +92,11 @@ final class TarShardWriter implements Closeable {
         return members;
     }
 
+    /** The CRC32C of every byte written so far; once {@link #finish finished}, of the whole shard. */
+    int crc32c() {
+        return counted.crc32c();
+    }
+
     /** Writes the end-of-archive records and closes the file. */
     void finish() {
         try {
@@ -113,7 +119,9 @@ final class TarShardWriter implements Closeable {
         }
     }
 
+    /** Counts and checksums (CRC32C) the bytes written through it. */
     private static final class CountingOutputStream extends FilterOutputStream {
+        private final CRC32C crc = new CRC32C();
         private long count;
 
         CountingOutputStream(OutputStream out) {
@@ -123,17 +131,23 @@ final class TarShardWriter implements Closeable {
         @Override
         public void write(int b) throws IOException {
             out.write(b);
+            crc.update(b);
             count++;
         }
 
         @Override
         public void write(byte[] b, int off, int len) throws IOException {
             out.write(b, off, len);
+            crc.update(b, off, len);
             count += len;
         }
 
         long count() {
             return count;
+        }
+
+        int crc32c() {
+            return (int) crc.getValue();
         }
     }
 }

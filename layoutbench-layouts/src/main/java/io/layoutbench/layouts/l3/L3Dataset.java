@@ -2,7 +2,6 @@ package io.layoutbench.layouts.l3;
 
 import io.layoutbench.api.backend.CorruptDataException;
 import io.layoutbench.api.backend.ObjectBackend;
-import io.layoutbench.api.backend.ObjectInfo;
 import io.layoutbench.api.dataset.Sample;
 import io.layoutbench.api.layout.PlannedRequest;
 import io.layoutbench.api.layout.QueryOptions;
@@ -14,6 +13,7 @@ import io.layoutbench.layouts.common.ManifestDataset;
 import io.layoutbench.layouts.common.MetadataParquet;
 import io.layoutbench.layouts.common.SampleChecksum;
 import io.layoutbench.layouts.common.SampleKeys;
+import io.layoutbench.layouts.manifest.ManifestObject;
 import io.layoutbench.layouts.retrieval.ReadTask;
 import io.layoutbench.parquet.BlobReader;
 import io.layoutbench.parquet.FetchOptions;
@@ -37,7 +37,9 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
 /**
  * An L3 dataset: its part files' footers, row-group metadata and blob page indexes, loaded through the first query
  * that needs them and cached ({@link PartFile}), planned by {@link L3Planner}, and read as row groups (paper) or
- * blob pages (optimized). Each sample's CRC32C is checked against the crc32c column.
+ * blob pages (optimized). Footers, page indexes and metadata chunks are checked against the manifest's checksums of
+ * each part as they are loaded; each blob page against its CRC32, and each sample's CRC32C against the crc32c
+ * column.
  *
  * <p>Paper mode knows the matches before it reads (to plan, and to stop at a LIMIT) by reading the metadata chunks
  * of each row group at planning, once; DuckDB finds them in the row group it reads. So a cold paper run sends one
@@ -49,7 +51,7 @@ final class L3Dataset extends ManifestDataset implements SupportsMetadataScan {
     private static final ExecutorService FOOTER_LOADER = Executors.newCachedThreadPool(new DaemonThreads());
 
     private final ParquetTableSchema tableSchema;
-    private final List<ObjectInfo> partObjects;
+    private final List<ManifestObject> partObjects;
     private final AtomicReferenceArray<CompletableFuture<PartFile>> parts;
     private final SampleKeys keys;
     private final Catalog catalog = new Catalog();
@@ -63,15 +65,15 @@ final class L3Dataset extends ManifestDataset implements SupportsMetadataScan {
         this.keys = SampleKeys.of(schema());
     }
 
-    private List<ObjectInfo> partObjects() {
+    private List<ManifestObject> partObjects() {
         String count = manifest.property(L3Writer.PARTS, null);
         if (count == null) {
             throw new CorruptDataException("Manifest of the " + describe() + " has no '" + L3Writer.PARTS
                     + "' property (the number of part files)");
         }
-        Map<String, ObjectInfo> objects = new HashMap<>();
+        Map<String, ManifestObject> objects = new HashMap<>();
         manifest.objects().forEach(o -> objects.put(o.key(), o));
-        List<ObjectInfo> listed = new ArrayList<>();
+        List<ManifestObject> listed = new ArrayList<>();
         int n;
         try {
             n = Integer.parseInt(count);
@@ -81,7 +83,7 @@ final class L3Dataset extends ManifestDataset implements SupportsMetadataScan {
         }
         for (int i = 0; i < n; i++) {
             String key = manifest.property(L3Writer.partProperty(i), null);
-            ObjectInfo object = key == null ? null : objects.get(key);
+            ManifestObject object = key == null ? null : objects.get(key);
             if (object == null) {
                 throw new CorruptDataException("Manifest of the " + describe() + " lists " + n + " parts but "
                         + (key == null ? "names no part " + i + " (property " + L3Writer.partProperty(i) + ")"
@@ -209,7 +211,7 @@ final class L3Dataset extends ManifestDataset implements SupportsMetadataScan {
             }
             CompletableFuture<PartFile> loading = new CompletableFuture<>();
             if (parts.compareAndSet(index, null, loading)) {
-                ObjectInfo object = partObjects.get(index);
+                ManifestObject object = partObjects.get(index);
                 CompletableFuture
                         .supplyAsync(() -> PartFile.load(reads, backend, index, object, tableSchema, describe()),
                                 FOOTER_LOADER)

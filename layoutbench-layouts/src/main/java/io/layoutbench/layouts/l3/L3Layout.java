@@ -41,6 +41,10 @@ import java.util.Set;
  * there, and fetches just the blob pages holding matches, merged by the query's coalescing gap as far as its read
  * budget allows.
  *
+ * <p>Integrity: the manifest records, per part, the CRC32C of the whole file and of the regions a reader trusts (the
+ * footer region, the page indexes, each row group's metadata chunks); each is checked from the bytes a query reads
+ * anyway, as is every decoded page's CRC32 and every sample's CRC32C. The part files stay plain Parquet.
+ *
  * <pre>{@code
  * StorageLayout l3 = StorageLayouts.get("l3");
  * try (DatasetWriter writer = l3.create(backend, "mini/l3", MetadataSchema.imageNet(),

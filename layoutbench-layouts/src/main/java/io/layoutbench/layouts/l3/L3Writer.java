@@ -102,7 +102,7 @@ final class L3Writer extends GenerationalDatasetWriter {
     private void uploadPart() {
         try {
             part.close();
-            String key = putObject(partObject(partCount), partFile);
+            String key = putParquet(partObject(partCount), partFile, part);
             properties.put(partProperty(partCount), key);
             partCount++;
         } finally {

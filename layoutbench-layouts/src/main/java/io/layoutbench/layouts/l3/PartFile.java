@@ -3,7 +3,6 @@ package io.layoutbench.layouts.l3;
 import io.layoutbench.api.backend.ByteRange;
 import io.layoutbench.api.backend.CorruptDataException;
 import io.layoutbench.api.backend.ObjectBackend;
-import io.layoutbench.api.backend.ObjectInfo;
 import io.layoutbench.api.backend.ObjectNotFoundException;
 import io.layoutbench.api.backend.RangeNotSatisfiableException;
 import io.layoutbench.api.dataset.Column;
@@ -17,12 +16,14 @@ import io.layoutbench.api.predicate.GroupStatistics;
 import io.layoutbench.layouts.common.MetadataParquet;
 import io.layoutbench.layouts.common.MetadataTable;
 import io.layoutbench.layouts.common.RecordingBackend;
+import io.layoutbench.layouts.manifest.ManifestObject;
 import io.layoutbench.parquet.BackendInputFile;
 import io.layoutbench.parquet.ColumnChunkInfo;
 import io.layoutbench.parquet.ColumnPageIndex;
 import io.layoutbench.parquet.ColumnStats;
 import io.layoutbench.parquet.FetchOptions;
 import io.layoutbench.parquet.MetadataColumns;
+import io.layoutbench.parquet.ParquetChecksums;
 import io.layoutbench.parquet.ParquetColumn;
 import io.layoutbench.parquet.ParquetFooter;
 import io.layoutbench.parquet.ParquetFormatException;
@@ -85,24 +86,28 @@ final class PartFile implements L3Planner.Part {
 
     /**
      * Reads the footer of part {@code object} through {@code backend} (one request for the tail, since the manifest
-     * gives the length) and checks that it is an L3 table of {@code schema}. When the page indexes lie in that tail
-     * they are parsed at once, at no cost.
+     * gives the length), checks it against the manifest's checksum of the footer region, and checks that it is an L3
+     * table of {@code schema}. When the page indexes lie in that tail they are checked and parsed at once, at no
+     * cost. Later loads through the part (metadata chunks, page indexes) are checked against the manifest, too.
      *
      * @param backend      the backend the reads go through (the query's metered view)
      * @param home         the dataset's own backend, which the cached footer is bound to (and never read through)
      * @param dataset      the dataset, for errors ("l3 dataset at 'mini/l3'")
      * @throws ObjectNotFoundException naming the key if the part is missing
-     * @throws CorruptDataException    naming the key if it is shorter than the manifest says, or not an L3 table
+     * @throws CorruptDataException    naming the key if it is shorter than the manifest says, fails a checksum, or
+     *                                 is not an L3 table
      */
-    static PartFile load(ObjectBackend backend, ObjectBackend home, int index, ObjectInfo object,
+    static PartFile load(ObjectBackend backend, ObjectBackend home, int index, ManifestObject object,
             ParquetTableSchema schema, String dataset) {
         String key = object.key();
         String where = "part file " + key + " of the " + dataset;
+        ParquetChecksums checksums = object.parquet().orElseThrow(() -> new CorruptDataException("The manifest "
+                + "records no Parquet checksums for the " + where));
         RecordingBackend recorder = new RecordingBackend(backend);
         BackendInputFile file = new BackendInputFile(recorder, key, object.size(), FetchOptions.defaults());
         ParquetObject opened;
         try {
-            opened = ParquetObject.open(file);
+            opened = ParquetObject.open(file, checksums);
             checkSchema(opened.footer(), schema, where);
         } catch (ObjectNotFoundException e) {
             throw new ObjectNotFoundException("Cannot read " + where + ": object " + key + " does not exist ("

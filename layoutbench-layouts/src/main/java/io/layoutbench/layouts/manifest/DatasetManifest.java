@@ -2,37 +2,49 @@ package io.layoutbench.layouts.manifest;
 
 import static java.util.Objects.requireNonNull;
 
+import io.layoutbench.api.backend.ByteRange;
+import io.layoutbench.api.backend.CorruptDataException;
 import io.layoutbench.api.backend.ObjectBackend;
-import io.layoutbench.api.backend.ObjectInfo;
 import io.layoutbench.api.backend.ObjectNotFoundException;
 import io.layoutbench.api.backend.StorageException;
 import io.layoutbench.api.dataset.Column;
 import io.layoutbench.api.dataset.ColumnType;
 import io.layoutbench.api.dataset.MetadataSchema;
+import io.layoutbench.parquet.ParquetChecksums;
 
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.TreeMap;
+import java.util.stream.Collectors;
 
 /**
  * The last object a dataset writer stores: it makes the dataset visible. It names the layout, the schema, the
- * generation (the folder below the prefix that holds this ingest's objects) and every object with its size, so a
- * reader trusts nothing the manifest does not list. Stored as a Java properties file (plain text) at
- * {@code <prefix>/_manifest.properties}.
+ * generation (the folder below the prefix that holds this ingest's objects) and every object with its size and
+ * checksums ({@link ManifestObject}), so a reader trusts nothing the manifest does not list, and checks what it reads
+ * of each object against the manifest. Stored as a Java properties file (plain text) at
+ * {@code <prefix>/_manifest.properties} that carries its own checksum ({@link ChecksummedProperties}: a first line
+ * naming the checksum, a last line holding the CRC32C of every byte before it).
+ *
+ * <p>Per object: {@code object.N.key}, {@code .size}, {@code .crc32c} (of all its bytes, computed as it was written)
+ * and, for a Parquet object, the checksums of the regions its readers fetch: {@code .parquet.footer} and
+ * {@code .parquet.page-indexes} as {@code <offset>+<length>:<crc32c>}, {@code .parquet.row-groups} as one CRC32C of
+ * each row group's metadata chunks, comma-separated ({@link ParquetChecksums}). The objects themselves stay byte for
+ * byte what parquet-java and the tar writer wrote.
+ *
+ * <p><b>Manifests without checksums</b>, written before layoutbench recorded them, are refused with an
+ * {@link UnverifiedDatasetException} saying to re-ingest: their metadata tables, footers and page indexes cannot be
+ * verified, and a flipped byte there changes answers silently. (Reading them with a warning would leave exactly that
+ * open, and a manifest cut short to look old would be read unverified.)
  *
  * <pre>{@code
  * DatasetManifest manifest = DatasetManifest.read(backend, "mini/l2");
- * String shard0 = manifest.objects().get(0).key();
+ * ManifestObject shard0 = manifest.objects().get(0);     // key, size, CRC32C
  * }</pre>
  *
  * @param layout        layout name
@@ -41,11 +53,12 @@ import java.util.TreeMap;
  * @param schema        metadata schema
  * @param sampleCount   samples stored
  * @param payloadBytes  sum of sample sizes
- * @param objects       every object of the dataset (keys relative to the backend root), manifest excluded
+ * @param objects       every object of the dataset (keys relative to the backend root) with its checksums, manifest
+ *                      excluded
  * @param properties    layout-specific settings (shard size, row-group size ...)
  */
 public record DatasetManifest(String layout, int formatVersion, String generation, MetadataSchema schema,
-        long sampleCount, long payloadBytes, List<ObjectInfo> objects, Map<String, String> properties) {
+        long sampleCount, long payloadBytes, List<ManifestObject> objects, Map<String, String> properties) {
 
     /** Name of the manifest object below a dataset's prefix. */
     public static final String FILE_NAME = "_manifest.properties";
@@ -69,7 +82,12 @@ public record DatasetManifest(String layout, int formatVersion, String generatio
 
     /** Bytes stored, manifest excluded. */
     public long storedBytes() {
-        return objects.stream().mapToLong(ObjectInfo::size).sum();
+        return objects.stream().mapToLong(ManifestObject::size).sum();
+    }
+
+    /** The listed object {@code key}, if listed. */
+    public Optional<ManifestObject> object(String key) {
+        return objects.stream().filter(o -> o.key().equals(key)).findFirst();
     }
 
     /** A layout setting, or {@code fallback}. */
@@ -94,18 +112,23 @@ public record DatasetManifest(String layout, int formatVersion, String generatio
         }
         p.setProperty("objects", Integer.toString(objects.size()));
         for (int i = 0; i < objects.size(); i++) {
-            p.setProperty("object." + i + ".key", objects.get(i).key());
-            p.setProperty("object." + i + ".size", Long.toString(objects.get(i).size()));
+            ManifestObject object = objects.get(i);
+            String entry = "object." + i + ".";
+            p.setProperty(entry + "key", object.key());
+            p.setProperty(entry + "size", Long.toString(object.size()));
+            p.setProperty(entry + "crc32c", hex(object.crc32c()));
+            object.parquet().ifPresent(parquet -> {
+                p.setProperty(entry + "parquet.footer", region(parquet.footer()));
+                parquet.pageIndexes().ifPresent(r -> p.setProperty(entry + "parquet.page-indexes", region(r)));
+                p.setProperty(entry + "parquet.row-groups", parquet.metadataChunks().stream()
+                        .map(DatasetManifest::hex).collect(Collectors.joining(",")));
+            });
         }
         new TreeMap<>(properties).forEach((k, v) -> p.setProperty("property." + k, v));
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        try {
-            p.store(out, "layoutbench dataset manifest: written last; the dataset exists once this file does");
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        backend.put(keyFor(prefix), out.toByteArray());
-        return out.size();
+        byte[] text = ChecksummedProperties.write(p,
+                "layoutbench dataset manifest: written last; the dataset exists once this file does");
+        backend.put(keyFor(prefix), text);
+        return text.length;
     }
 
     /**
@@ -118,10 +141,12 @@ public record DatasetManifest(String layout, int formatVersion, String generatio
     }
 
     /**
-     * Reads the manifest of the dataset at {@code prefix}.
+     * Reads the manifest of the dataset at {@code prefix} and checks its checksum.
      *
-     * @throws ObjectNotFoundException if there is no committed dataset at {@code prefix}
-     * @throws StorageException        naming the key and the entry if the manifest is malformed
+     * @throws ObjectNotFoundException     if there is no committed dataset at {@code prefix}
+     * @throws CorruptDataException        naming the key if the manifest fails its checksum or is cut short
+     * @throws UnverifiedDatasetException  if the manifest records no checksums (an older layoutbench wrote it)
+     * @throws StorageException            naming the key and the entry if the manifest is malformed
      */
     public static DatasetManifest read(ObjectBackend backend, String prefix) {
         return readStored(backend, prefix).manifest();
@@ -138,12 +163,14 @@ public record DatasetManifest(String layout, int formatVersion, String generatio
                     + ": its manifest " + key + " does not exist (an ingest that did not finish leaves none)", e);
         }
         long size = bytes.remaining();
-        Properties p = new Properties();
-        try (InputStream in = new java.io.ByteArrayInputStream(toArray(bytes))) {
-            p.load(new java.io.InputStreamReader(in, StandardCharsets.ISO_8859_1));
-        } catch (IOException | IllegalArgumentException e) {
-            throw new StorageException("Manifest " + key + " is not a valid properties file: " + e.getMessage(), e);
+        ChecksummedProperties.Read read = ChecksummedProperties.read(bytes, "manifest " + key);
+        if (!read.checksummed()) {
+            throw new UnverifiedDatasetException("The dataset at '" + prefix + "' in " + backend.uri() + " has a "
+                    + "manifest without checksums (" + key + "): it was written by an older layoutbench, or its "
+                    + "manifest was cut short. Its metadata cannot be verified, so it is not read; re-ingest it "
+                    + "(layoutbench ingest --force, or delete it and ingest again)");
         }
+        Properties p = read.properties();
         Reader r = new Reader(p, key);
         int columnCount = r.integer("columns");
         List<Column> columns = new ArrayList<>();
@@ -161,9 +188,9 @@ public record DatasetManifest(String layout, int formatVersion, String generatio
             }
         }
         int objectCount = r.integer("objects");
-        List<ObjectInfo> objects = new ArrayList<>(objectCount);
+        List<ManifestObject> objects = new ArrayList<>(objectCount);
         for (int i = 0; i < objectCount; i++) {
-            objects.add(new ObjectInfo(r.string("object." + i + ".key"), r.longValue("object." + i + ".size")));
+            objects.add(r.object(i));
         }
         Map<String, String> properties = new TreeMap<>();
         for (String name : p.stringPropertyNames()) {
@@ -176,13 +203,68 @@ public record DatasetManifest(String layout, int formatVersion, String generatio
                 r.longValue("payload.bytes"), objects, properties), size);
     }
 
-    private static byte[] toArray(ByteBuffer buffer) {
-        byte[] bytes = new byte[buffer.remaining()];
-        buffer.duplicate().get(bytes);
-        return bytes;
+    private static String hex(int crc) {
+        return String.format("%08x", crc);
+    }
+
+    private static String region(ParquetChecksums.Region region) {
+        return region.range().offset() + "+" + region.range().length() + ":" + hex(region.crc32c());
     }
 
     private record Reader(Properties p, String key) {
+        ManifestObject object(int i) {
+            String entry = "object." + i + ".";
+            String objectKey = string(entry + "key");
+            long size = longValue(entry + "size");
+            int crc = crc(entry + "crc32c", string(entry + "crc32c"));
+            if (p.getProperty(entry + "parquet.footer") == null) {
+                return new ManifestObject(objectKey, size, crc, Optional.empty());
+            }
+            ParquetChecksums.Region footer = region(entry + "parquet.footer");
+            Optional<ParquetChecksums.Region> pageIndexes = p.getProperty(entry + "parquet.page-indexes") == null
+                    ? Optional.empty() : Optional.of(region(entry + "parquet.page-indexes"));
+            String rowGroups = string(entry + "parquet.row-groups");
+            List<Integer> chunks = new ArrayList<>();
+            for (String value : rowGroups.isEmpty() ? new String[0] : rowGroups.split(",", -1)) {
+                chunks.add(crc(entry + "parquet.row-groups", value));
+            }
+            try {
+                return new ManifestObject(objectKey, size, crc,
+                        Optional.of(new ParquetChecksums(footer, pageIndexes, chunks)));
+            } catch (IllegalArgumentException e) {
+                throw new StorageException("Manifest " + key + ": entry " + entry + "key: " + e.getMessage(), e);
+            }
+        }
+
+        ParquetChecksums.Region region(String name) {
+            String value = string(name);
+            int plus = value.indexOf('+');
+            int colon = value.indexOf(':');
+            try {
+                if (plus < 0 || colon < plus) {
+                    throw new IllegalArgumentException("not <offset>+<length>:<crc32c>");
+                }
+                return new ParquetChecksums.Region(ByteRange.of(Long.parseLong(value.substring(0, plus)),
+                        Long.parseLong(value.substring(plus + 1, colon))), crc(name, value.substring(colon + 1)));
+            } catch (IllegalArgumentException e) {
+                throw new StorageException("Manifest " + key + ": entry '" + name + "' is not a region "
+                        + "<offset>+<length>:<crc32c>: " + value);
+            }
+        }
+
+        int crc(String name, String value) {
+            if (value.length() != 8) {
+                throw new StorageException("Manifest " + key + ": entry '" + name + "' holds '" + value
+                        + "', not a CRC32C of 8 hex digits");
+            }
+            try {
+                return Integer.parseUnsignedInt(value, 16);
+            } catch (NumberFormatException e) {
+                throw new StorageException("Manifest " + key + ": entry '" + name + "' holds '" + value
+                        + "', not a CRC32C of 8 hex digits");
+            }
+        }
+
         String string(String name) {
             String value = p.getProperty(name);
             if (value == null) {

@@ -3,10 +3,10 @@ package io.layoutbench.layouts.l3;
 import static io.layoutbench.layouts.l3.L3Fixture.DATA;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.layoutbench.api.backend.ObjectInfo;
 import io.layoutbench.api.predicate.Query;
 import io.layoutbench.backend.memory.MemoryBackend;
 import io.layoutbench.layouts.manifest.DatasetManifest;
+import io.layoutbench.layouts.manifest.ManifestObject;
 import io.layoutbench.parquet.testing.DuckDb;
 
 import java.nio.ByteBuffer;
@@ -37,7 +37,7 @@ class L3DuckDbTest {
     void downloadPartsAndConnect() throws Exception {
         MemoryBackend backend = L3Fixture.backend();
         parts = new ArrayList<>();
-        for (ObjectInfo object : DatasetManifest.read(backend, L3Fixture.PREFIX).objects()) {
+        for (ManifestObject object : DatasetManifest.read(backend, L3Fixture.PREFIX).objects()) {
             Path file = dir.resolve(object.key().substring(object.key().lastIndexOf('/') + 1));
             Files.write(file, L3Fixture.toArray(backend.readAll(object.key())));
             parts.add(file);

@@ -16,6 +16,7 @@ import io.layoutbench.api.layout.SampleStream;
 import io.layoutbench.api.predicate.Query;
 import io.layoutbench.backend.memory.MemoryBackend;
 import io.layoutbench.layouts.manifest.DatasetManifest;
+import io.layoutbench.layouts.manifest.ManifestObject;
 
 import java.util.Arrays;
 import java.util.List;
@@ -31,7 +32,7 @@ class L3FaultsTest {
     private static final L3Layout L3 = new L3Layout();
 
     private static List<String> parts(MemoryBackend backend, String prefix) {
-        return DatasetManifest.read(backend, prefix).objects().stream().map(ObjectInfo::key).toList();
+        return DatasetManifest.read(backend, prefix).objects().stream().map(ManifestObject::key).toList();
     }
 
     private static void drain(Dataset dataset, Query query, RetrievalMode mode) {
@@ -42,7 +43,7 @@ class L3FaultsTest {
 
     @ParameterizedTest
     @EnumSource(RetrievalMode.class)
-    void aFlippedByteInABlobIsACrcErrorNamingTheSampleAndObject(RetrievalMode mode) {
+    void aFlippedByteInABlobIsACrcErrorNamingThePageAndObject(RetrievalMode mode) {
         MemoryBackend backend = L3Fixture.copy();
         int victim = L3Fixture.expectedIndices(Query.parse("label = 'cello'")).get(0);
         String filename = DATA.metadata(victim).getString("filename");
@@ -66,7 +67,9 @@ class L3FaultsTest {
             String key = damaged;
             assertThatThrownBy(() -> drain(dataset, Query.parse("label = 'cello'"), mode))
                     .isInstanceOf(CorruptDataException.class)
-                    .hasMessageContaining("Checksum mismatch for sample '" + filename + "'")
+                    // The page's CRC32 fails before the sample's CRC32C is checked: both cover the blob.
+                    .hasMessageContaining("Checksum mismatch in the page at offset")
+                    .hasMessageContaining("column image_bytes of row group")
                     .hasMessageContaining(key);
             // Samples elsewhere still read fine.
             drain(dataset, Query.parse("label = 'tench'"), mode);
@@ -89,7 +92,7 @@ class L3FaultsTest {
     }
 
     @Test
-    void aPartWithAZeroedFooterIsAnErrorNamingTheObject() {
+    void aPartWithAZeroedFooterIsAChecksumErrorNamingTheObject() {
         MemoryBackend backend = L3Fixture.copy();
         String part = parts(backend, L3Fixture.PREFIX).get(0);
         byte[] bytes = L3Fixture.toArray(backend.readAll(part));
@@ -100,8 +103,7 @@ class L3FaultsTest {
         try (Dataset dataset = L3.open(backend, L3Fixture.PREFIX)) {
             assertThatThrownBy(() -> drain(dataset, Query.parse("label = 'cello'"), RetrievalMode.PAPER))
                     .isInstanceOf(CorruptDataException.class)
-                    .hasMessageContaining(part)
-                    .hasMessageContaining("magic");
+                    .hasMessageContaining("Checksum mismatch in the footer region of " + part);
         }
     }
 
@@ -164,7 +166,7 @@ class L3FaultsTest {
         try (Stream<ObjectInfo> objects = backend.list("crash/")) {
             assertThat(objects.map(ObjectInfo::key)).as("only the new ingest's objects remain")
                     .containsExactlyInAnyOrderElementsOf(Stream.concat(
-                            manifest.objects().stream().map(ObjectInfo::key),
+                            manifest.objects().stream().map(ManifestObject::key),
                             Stream.of(DatasetManifest.keyFor("crash"))).toList());
         }
         try (Dataset dataset = L3.open(backend, "crash")) {

@@ -4,7 +4,6 @@ import static io.layoutbench.layouts.l3.L3Fixture.DATA;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.layoutbench.api.backend.ObjectInfo;
 import io.layoutbench.api.dataset.ColumnType;
 import io.layoutbench.api.dataset.MetadataSchema;
 import io.layoutbench.api.layout.DatasetSummary;
@@ -12,6 +11,7 @@ import io.layoutbench.api.layout.DatasetWriter;
 import io.layoutbench.api.layout.StorageLayouts;
 import io.layoutbench.backend.memory.MemoryBackend;
 import io.layoutbench.layouts.manifest.DatasetManifest;
+import io.layoutbench.layouts.manifest.ManifestObject;
 import io.layoutbench.parquet.ParquetColumn;
 import io.layoutbench.parquet.ParquetFooter;
 import io.layoutbench.parquet.ParquetObject;
@@ -36,7 +36,7 @@ class L3WriterTest {
     void rollsPartsAtTheFileSizeAndListsThemInTheManifest() {
         MemoryBackend backend = L3Fixture.backend();
         DatasetManifest manifest = DatasetManifest.read(backend, L3Fixture.PREFIX);
-        List<ObjectInfo> objects = manifest.objects();
+        List<ManifestObject> objects = manifest.objects();
         int parts = Integer.parseInt(manifest.properties().get(L3Writer.PARTS));
         assertThat(parts).isEqualTo(objects.size()).isGreaterThanOrEqualTo(10);
         long rows = 0;
