@@ -12,8 +12,10 @@ import java.util.OptionalLong;
  *
  * <p>Parsing is case-insensitive for keywords; strings are single-quoted ({@code ''} for a quote), identifiers may
  * be double-quoted; precedence is SQL's: {@code OR < AND < NOT < comparison, IN, LIKE, IS NULL < + - < * / <
- * unary -}. A bare {@code LIMIT n} selects the first n rows. Errors are {@link PredicateParseException}s naming the
- * position, what was expected and what was found.
+ * unary -}. A bare {@code LIMIT n} selects the first n rows. Comments are SQL's: {@code --} to the end of the line
+ * and {@code /* ... *}{@code /} (nesting, as in DuckDB), so {@code width > 0 -- 1000} is {@code width > 0}, while
+ * {@code width > 0 - -1000} is arithmetic. Errors are {@link PredicateParseException}s naming the position, what was
+ * expected and what was found.
  *
  * <pre>{@code
  * MetadataSchema schema = MetadataSchema.imageNet();

@@ -140,7 +140,7 @@ final class SqlPrinter implements ExpressionVisitor<Void> {
     public Void visitNegate(Negate negate) {
         out.append('-');
         if (negate.operand() instanceof Negate) {
-            // "--x" would read as two tokens anyway, but -(-x) is clearer and safe if comments are ever added.
+            // "--x" would start a comment.
             out.append('(');
             negate.operand().accept(this);
             out.append(')');

@@ -203,7 +203,7 @@ class PredicateErrorsTest {
         assertThatThrownBy(() -> Query.parse(chain))
                 .hasMessageStartingWith("Expression too deep at column 511: expected at most 128 levels of nested"
                         + " operators but found more");
-        String minus = "-".repeat(20_000) + "x > 1";
+        String minus = "- ".repeat(20_000) + "x > 1";
         assertThatThrownBy(() -> Query.parse(minus)).hasMessageContaining("Expression too deep");
         String nots = "NOT ".repeat(10_000) + "x = 1";
         assertThat(Query.parse(nots).where()).as("an even number of NOTs cancels").hasToString("x = 1");
