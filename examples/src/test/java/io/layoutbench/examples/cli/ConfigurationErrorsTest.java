@@ -6,6 +6,8 @@ import io.layoutbench.backend.s3.S3Options;
 
 import java.io.EOFException;
 import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.nio.file.NoSuchFileException;
 import java.util.concurrent.CompletionException;
 
@@ -86,6 +88,23 @@ class ConfigurationErrorsTest {
         assertThat(malformed.exitCode()).isEqualTo(2);
         assertThat(malformed.errLines()).singleElement().asString().startsWith("layoutbench ingest: l3 option")
                 .doesNotContainPattern(CLASS_NAME);
+    }
+
+    @Test
+    void anUnreachableS3EndpointIsOneLineNamingTheEndpointAndTheBucket() throws Exception {
+        int port;
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            port = socket.getLocalPort();
+        }
+        CliRunner result = query("--backend", "s3://bucket/prefix", "--backend-property", "endpoint=http://127.0.0.1:"
+                + port, "--backend-property", "region=us-east-1", "--backend-property", "accessKeyId=AKIDEXAMPLE",
+                "--backend-property", "secretAccessKey=wJalrXUtnFEMIK7MDENG", "--backend-property", "maxAttempts=1");
+
+        assertThat(result.exitCode()).isEqualTo(1);
+        assertThat(result.errLines().get(0)).startsWith("layoutbench query: GET s3://bucket/prefix/")
+                .contains(" could not be sent to the S3 endpoint 127.0.0.1:" + port + " (bucket bucket): ")
+                .contains("refused").doesNotContain("wJalrXUtnFEMIK7MDENG").doesNotContainPattern(CLASS_NAME);
+        assertThat(result.errLines()).hasSize(2).last().asString().contains("--verbose");
     }
 
     @Test

@@ -670,8 +670,8 @@ public final class S3Backend implements ObjectBackend {
             return attempt.get();
         };
         return shared.retrier.run(kind, metrics, safeWhat, whileOpen,
-                failure -> S3Errors.translate(failure, safeWhat, key, shared.location, shared::redact,
-                        shared.options.retryPolicy().attemptTimeout()));
+                failure -> S3Errors.translate(failure, safeWhat, key, shared.location, shared.endpoint,
+                        shared::redact, shared.options.retryPolicy().attemptTimeout()));
     }
 
     /** Counts the first byte when a response without a streamed body completes, under the attempt timeout. */
@@ -773,6 +773,8 @@ public final class S3Backend implements ObjectBackend {
         final S3Location location;
         final S3Options options;
         final String region;
+        /** The host and port requests go to, for errors: {@code 127.0.0.1:9000}. */
+        final String endpoint;
         final S3AsyncClient client;
         final ScheduledThreadPoolExecutor scheduler;
         final Retrier retrier;
@@ -788,6 +790,7 @@ public final class S3Backend implements ObjectBackend {
                 checkProfile(location, profile.name());
             }
             this.region = resolveRegion(location, options);
+            this.endpoint = endpointOf(location, options, region);
             this.scheduler = new ScheduledThreadPoolExecutor(1, task -> {
                 Thread thread = new Thread(task, "layoutbench-s3-timer-" + THREAD_IDS.incrementAndGet());
                 thread.setDaemon(true);
@@ -884,6 +887,17 @@ public final class S3Backend implements ObjectBackend {
                         + (files.isEmpty() ? "the AWS config files: there are none (AWS_CONFIG_FILE,"
                                 + " AWS_SHARED_CREDENTIALS_FILE or ~/.aws/config and ~/.aws/credentials)" : files));
             }
+        }
+
+        /** {@code host:port} of the endpoint override, or of AWS's endpoint for the bucket and region. */
+        private static String endpointOf(S3Location location, S3Options options, String region) {
+            URI uri = options.endpoint();
+            if (uri == null) {
+                String host = "s3." + region + ".amazonaws.com";
+                return (options.pathStyle() ? host : location.bucket() + "." + host) + ":443";
+            }
+            int port = uri.getPort() >= 0 ? uri.getPort() : "https".equalsIgnoreCase(uri.getScheme()) ? 443 : 80;
+            return uri.getHost() + ":" + port;
         }
 
         private static S3AsyncClient buildClient(S3Options options, String region) {
