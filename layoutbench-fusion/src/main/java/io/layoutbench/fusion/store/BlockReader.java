@@ -12,8 +12,12 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.ConcurrentSkipListSet;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
 import java.util.zip.CRC32C;
@@ -40,6 +44,8 @@ final class BlockReader {
     private final AtomicLong decodedBytes = new AtomicLong();
     private final AtomicLong checksumFailures = new AtomicLong();
     private final AtomicLong failedBlockReads = new AtomicLong();
+    private final Set<Integer> nodesRead = new ConcurrentSkipListSet<>();
+    private final Map<Integer, String> nodesUnusable = new ConcurrentSkipListMap<>();
 
     BlockReader(FacNodes nodes) {
         this.nodes = nodes;
@@ -48,7 +54,7 @@ final class BlockReader {
     /** What reads have done so far. */
     FacStatistics statistics() {
         return new FacStatistics(blockReads.get(), bytesFromNodes.get(), degradedReads.get(), decodedBytes.get(),
-                checksumFailures.get(), failedBlockReads.get());
+                checksumFailures.get(), failedBlockReads.get(), nodesRead, nodesUnusable);
     }
 
     /** The bytes of {@code range} of the object {@code manifest} describes; the range lies within the object. */
@@ -116,10 +122,16 @@ final class BlockReader {
         return raw.handle((buffer, error) -> {
             if (error != null) {
                 failedBlockReads.incrementAndGet();
+                unusable(block, reason(Futures.unwrap(error)));
                 throw error instanceof CompletionException c ? c : new CompletionException(error);
             }
             bytesFromNodes.addAndGet(buffer.remaining());
-            return check(manifest, block, from, to, buffer);
+            nodesRead.add(block.node());
+            UnitRead read = check(manifest, block, from, to, buffer);
+            if (!read.intact()) {
+                unusable(block, read.firstDamage());
+            }
+            return read;
         });
     }
 
@@ -162,6 +174,11 @@ final class BlockReader {
             }
         }
         return new UnitRead(manifest, nodes.name(block.node()), block, from, to, buffer, damage);
+    }
+
+    private void unusable(FacManifest.Block block, String why) {
+        nodesUnusable.putIfAbsent(block.node(), "block " + block.index() + " of stripe " + block.stripe() + ": "
+                + why);
     }
 
     /** "block 2 on node 5: missing": why a block cannot be used. */
@@ -234,7 +251,17 @@ final class BlockReader {
         }
 
         boolean intact() {
-            return Arrays.stream(damage).allMatch(java.util.Objects::isNull);
+            return firstDamage() == null;
+        }
+
+        /** Why the first damaged unit is damaged, or null when all are intact. */
+        String firstDamage() {
+            for (String why : damage) {
+                if (why != null) {
+                    return why;
+                }
+            }
+            return null;
         }
 
         /** Throws for the first damaged unit. */
