@@ -59,6 +59,7 @@ final class GetCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         PrintWriter out = spec.commandLine().getOut();
         try (FacBackend fac = nodes.store()) {
+            NodeOptions.unavailable(fac.nodes()).forEach(line -> out.println("Warning: " + line));
             FacManifest manifest = fac.manifest(key);
             long end = length < 0 ? manifest.objectSize() : offset + length;
             ByteRange range = ByteRange.between(offset, end);

@@ -12,7 +12,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code fac put}, {@code get}, {@code fail} and {@code repair} on four directories under RS(4,2), with a 9 MB object
- * in two stripes (4 MiB fixed blocks): what {@code get} says about stripes and the nodes it read.
+ * in two stripes (4 MiB fixed blocks): what {@code get} says about stripes and the nodes it read, and a node path that
+ * cannot be opened blocking only what needs that node.
  */
 class FacCommandsTest {
 
@@ -58,6 +59,35 @@ class FacCommandsTest {
                 .contains("identical to");
     }
 
+    @Test
+    void aNodeThatCannotBeOpenedBlocksOnlyWhatNeedsIt() throws Exception {
+        assertThat(fac("fail", "--node", "1").exitCode()).isZero();
+        Path broken = dir.resolve("n2");
+        deleteTree(broken);
+        Files.writeString(broken, "not a directory");
+        String warning = "Warning: node 2 (" + broken.toUri() + ") unavailable: ";
+
+        CliRunner get = fac("get", "--key", "object.bin", "--verify", object.toString());
+        assertThat(get.exitCode()).as(get.err()).isZero();
+        assertThat(get.out()).startsWith(warning).contains("identical to").contains("  could not use node 2: ");
+
+        CliRunner repair = fac("repair", "--node", "1");
+        assertThat(repair.exitCode()).as(repair.err()).isZero();
+        assertThat(repair.out()).startsWith(warning).contains("Rebuilt node 1").doesNotContain("failures");
+
+        CliRunner fail = fac("fail", "--node", "3");
+        assertThat(fail.exitCode()).as(fail.err()).isZero();
+        assertThat(fail.out()).contains("Node 3 (");
+
+        // With node 3 lost as well, the rebuilt node 1 is needed: its blocks must be right.
+        assertThat(fac("get", "--key", "object.bin", "--verify", object.toString()).out()).contains("identical to");
+
+        CliRunner put = fac("put", object.toString());
+        assertThat(put.exitCode()).isEqualTo(1);
+        assertThat(put.errLines().get(0)).contains("on node 2 (").contains("unavailable: ")
+                .doesNotContainPattern("[A-Z][A-Za-z]*Exception");
+    }
+
     private CliRunner fac(String command, String... args) {
         String[] all = new String[args.length + 6];
         all[0] = "fac";
@@ -68,5 +98,13 @@ class FacCommandsTest {
         all[5] = "RS(4,2)";
         System.arraycopy(args, 0, all, 6, args.length);
         return CliRunner.run(all);
+    }
+
+    private static void deleteTree(Path root) throws Exception {
+        try (var paths = Files.walk(root)) {
+            for (Path path : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.delete(path);
+            }
+        }
     }
 }
