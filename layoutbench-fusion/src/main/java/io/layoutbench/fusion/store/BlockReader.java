@@ -194,7 +194,7 @@ final class BlockReader {
         if (error instanceof BlockChecksumException checksum) {
             return checksum.reason;
         }
-        String message = error.getMessage() == null ? error.getClass().getSimpleName() : error.getMessage();
+        String message = error.getMessage() == null ? "failed without a message" : error.getMessage();
         if (message.length() > 160) {
             message = message.substring(0, 157) + "...";
         }

@@ -104,7 +104,10 @@ final class S3Errors {
         if (failure instanceof CancellationException) {
             return new StorageException(what + ": cancelled", failure);
         }
-        return new StorageException(what + ": " + redact.apply(failure.toString()), failure);
+        // The message alone: a class name means nothing to whoever reads the error (--verbose shows the trace).
+        String message = failure.getMessage() == null || failure.getMessage().isBlank()
+                ? "failed without a message" : failure.getMessage();
+        return new StorageException(what + ": " + redact.apply(message), failure);
     }
 
     private static StorageException fromService(AwsServiceException e, String what, String key, S3Location location,

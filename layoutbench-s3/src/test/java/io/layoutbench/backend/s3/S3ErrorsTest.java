@@ -111,6 +111,8 @@ class S3ErrorsTest {
         assertThat(translate(service(400, "InvalidArgument"))).isNotInstanceOf(TransientStorageException.class);
         assertThat(translate(SdkClientException.create("Unable to load credentials"))).isNotInstanceOf(
                 TransientStorageException.class);
+        assertThat(translate(new IllegalStateException("The S3 backend s3://bucket/ was closed")))
+                .hasMessage(WHAT + ": The S3 backend s3://bucket/ was closed");
         assertThat(translate(new CancellationException())).hasMessage(WHAT + ": cancelled").satisfies(
                 e -> assertThat(e.isTransient()).isFalse());
     }
