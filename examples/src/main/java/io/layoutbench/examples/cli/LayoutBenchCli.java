@@ -1,7 +1,15 @@
 package io.layoutbench.examples.cli;
 
+import io.layoutbench.api.ConfigurationException;
+
+import java.io.EOFException;
 import java.io.PrintWriter;
-import java.io.UncheckedIOException;
+import java.net.UnknownHostException;
+import java.nio.file.DirectoryNotEmptyException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemLoopException;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
@@ -17,8 +25,9 @@ import picocli.CommandLine.Spec;
 
 /**
  * The {@code layoutbench} command line: {@code bench}, {@code generate}, {@code ingest}, {@code query},
- * {@code advise}. Errors are one line on standard error ({@code --verbose} adds the stack trace); the exit code is
- * 0 on success, 1 when the work failed, 2 when the command line was wrong.
+ * {@code advise}. Errors are one line on standard error, saying what failed, where and why without Java class names
+ * ({@code --verbose} adds the stack trace); the exit code is 0 on success, 1 when the work failed, 2 when the command
+ * line or the configuration was wrong (a bad option, backend property or layout option, an unreadable AWS profile).
  *
  * <pre>{@code
  * ./layoutbench bench --scale tiny --profile none
@@ -114,34 +123,80 @@ public final class LayoutBenchCli implements Callable<Integer> {
         return EXIT_USAGE;
     }
 
+    /**
+     * A failure while working: one line saying what failed, where and why, with no Java class names (those are in
+     * the stack trace, with {@code --verbose}). A configuration error (a bad backend property or layout option, an
+     * unreadable AWS profile) is the command line's fault: exit code 2, as for a bad option; anything else is 1.
+     */
     private static int onExecutionError(LayoutBenchCli root, Exception e, CommandLine cmd) {
         PrintWriter err = cmd.getErr();
+        boolean configuration = configurationError(e);
         err.println(commandName(cmd) + ": " + describe(e));
         if (root.verbose || isVerbose(cmd)) {
             e.printStackTrace(err);
-        } else {
+        } else if (!configuration) {
             err.println("(run again with --verbose for the stack trace)");
         }
         err.flush();
-        return EXIT_FAILURE;
+        return configuration ? EXIT_USAGE : EXIT_FAILURE;
     }
 
-    /** The failure in one line: the innermost useful message, without wrapper noise. */
-    static String describe(Throwable e) {
+    private static boolean configurationError(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof ConfigurationException) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * The failure in one line: the innermost useful message, without wrapper noise and without Java class names. A
+     * JDK exception whose message alone is cryptic ({@code /tmp/x} for a missing file) is said in words first.
+     */
+    public static String describe(Throwable e) {
         Throwable shown = e;
-        while ((shown instanceof CompletionException || shown instanceof ExecutionException
-                || shown instanceof UncheckedIOException && shown.getMessage() == null)
-                && shown.getCause() != null) {
+        // Past wrappers, and past exceptions made from a cause alone, whose message is the cause's class and message.
+        while (shown.getCause() != null && (shown instanceof CompletionException
+                || shown instanceof ExecutionException || shown.getMessage() == null
+                || shown.getMessage().equals(shown.getCause().toString()))) {
             shown = shown.getCause();
         }
         String message = shown.getMessage();
+        String words = inWords(shown);
         if (message == null || message.isBlank()) {
-            message = shown.getClass().getSimpleName();
-        } else if (!(shown instanceof RuntimeException) || shown.getClass().getName().startsWith("java.")) {
-            // A JDK exception's message alone can be cryptic ("/tmp/x"): say what kind of failure it was.
-            message = shown.getClass().getSimpleName() + ": " + message;
+            message = words != null ? words : "an internal error without a message (--verbose shows where)";
+        } else if (words != null) {
+            message = words + ": " + message;
         }
         return oneLine(message);
+    }
+
+    /** What a JDK exception means, for those whose message does not say it; null for the rest. */
+    private static String inWords(Throwable e) {
+        if (e instanceof NoSuchFileException) {
+            return "no such file or directory";
+        } else if (e instanceof java.nio.file.AccessDeniedException) {
+            return "permission denied";
+        } else if (e instanceof FileAlreadyExistsException) {
+            return "already exists";
+        } else if (e instanceof NotDirectoryException) {
+            return "not a directory";
+        } else if (e instanceof DirectoryNotEmptyException) {
+            return "directory not empty";
+        } else if (e instanceof FileSystemLoopException) {
+            return "a loop of symbolic links";
+        } else if (e instanceof UnknownHostException) {
+            return "unknown host";
+        } else if (e instanceof EOFException) {
+            return "unexpected end of file";
+        } else if (e instanceof InterruptedException) {
+            return "interrupted";
+        } else if (e instanceof NullPointerException || e instanceof ClassCastException
+                || e instanceof IndexOutOfBoundsException || e instanceof ArithmeticException) {
+            return "internal error (--verbose shows where)";
+        }
+        return null;
     }
 
     private static String oneLine(String message) {

@@ -2,6 +2,7 @@ package io.layoutbench.examples.cli;
 
 import static java.util.Objects.requireNonNull;
 
+import io.layoutbench.api.ConfigurationException;
 import io.layoutbench.api.backend.ObjectBackend;
 import io.layoutbench.api.backend.ObjectBackends;
 import io.layoutbench.api.metrics.RequestMetrics;
@@ -125,7 +126,7 @@ final class Store implements AutoCloseable {
         try {
             return new URI(uri);
         } catch (URISyntaxException e) {
-            throw new IllegalArgumentException("Invalid backend URI '" + uri + "': " + e.getMessage(), e);
+            throw new ConfigurationException("Invalid backend URI '" + uri + "': " + e.getMessage(), e);
         }
     }
 

@@ -1,17 +1,37 @@
 package io.layoutbench.examples.cli;
 
+import io.layoutbench.api.ConfigurationException;
+
 import picocli.CommandLine;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /** Where the data lives: {@code --data-dir}, {@code --backend}, {@code --backend-property}. */
 final class StoreOptions {
 
     static final String DEFAULT_DATA_DIR = "layoutbench-data";
+
+    /**
+     * The S3 backend's property names (its {@code S3Options.PROPERTIES}; the backend is only on the runtime class
+     * path, and a test checks the two agree). Only these are named in errors about a malformed argument: anything
+     * else at its start might be a secret.
+     */
+    static final Set<String> S3_PROPERTIES = Set.of("region", "endpoint", "pathStyle", "accessKeyId",
+            "secretAccessKey", "sessionToken", "profile", "maxConcurrency", "targetThroughputGbps", "partSize",
+            "checksumMode", "connectTimeout", "maxAttempts", "retryBaseDelay", "retryMaxDelay", "retryTimeLimit",
+            "attemptTimeout");
+
+    /** A key followed by a separator that is not '=': {@code secretAccessKey:...}, {@code region ...}. */
+    private static final Pattern KEY_THEN_OTHER_SEPARATOR = Pattern.compile("([A-Za-z][A-Za-z0-9]*)\\s*([:\\s])");
 
     @Option(names = "--data-dir", paramLabel = "DIR", defaultValue = DEFAULT_DATA_DIR,
             description = "Working directory: the file backend's objects, the embedded S3 server's buckets, and "
@@ -24,17 +44,70 @@ final class StoreOptions {
                     + "Default: ${DEFAULT-VALUE}.")
     String backend;
 
+    // Parsed here rather than as a picocli map, whose error for a missing '=' repeats the argument, secret or not.
     @Option(names = "--backend-property", paramLabel = "KEY=VALUE",
             description = "A setting of the S3 backend (region, endpoint, ...); repeatable.")
-    Map<String, String> backendProperties = new LinkedHashMap<>();
+    List<String> backendProperties = new ArrayList<>();
 
     /**
      * Opens the store.
      *
-     * @throws ParameterException if {@code --backend} names no known backend
+     * @throws ParameterException     if {@code --backend} names no known backend, or a {@code --backend-property} is
+     *                                not {@code KEY=VALUE}
+     * @throws ConfigurationException if the backend refuses its properties
      */
     Store open(CommandLine cmd) {
         Store.checkSpec(cmd, backend);
-        return Store.open(backend, dataDir, backendProperties);
+        return Store.open(backend, dataDir, properties(cmd, backendProperties));
+    }
+
+    /**
+     * {@code KEY=VALUE} arguments as a map, later keys winning. Errors name the key when it is one the S3 backend
+     * knows, or the argument's position otherwise, and never show a value: it may be a secret.
+     *
+     * @throws ParameterException for an argument without {@code '='} or with an empty key
+     */
+    static Map<String, String> properties(CommandLine cmd, List<String> arguments) {
+        Map<String, String> properties = new LinkedHashMap<>();
+        for (int i = 0; i < arguments.size(); i++) {
+            String argument = arguments.get(i);
+            int equals = argument.indexOf('=');
+            if (equals < 0) {
+                throw new ParameterException(cmd, "--backend-property expects KEY=VALUE, but "
+                        + describe(argument, i) + " has no '=' (the value is not shown, in case it is a secret)");
+            }
+            String key = argument.substring(0, equals).strip();
+            if (key.isEmpty()) {
+                throw new ParameterException(cmd, "--backend-property expects KEY=VALUE, but the "
+                        + ordinal(i) + " one has an empty key");
+            }
+            properties.put(key, argument.substring(equals + 1));
+        }
+        return properties;
+    }
+
+    /** "the 2nd one", or "the 2nd one (secretAccessKey followed by ':')" when it starts with a known key. */
+    private static String describe(String argument, int index) {
+        Matcher m = KEY_THEN_OTHER_SEPARATOR.matcher(argument);
+        if (m.lookingAt() && S3_PROPERTIES.contains(m.group(1))) {
+            String separator = m.group(2).isBlank() ? "a space" : "'" + m.group(2) + "'";
+            return "the " + ordinal(index) + " one (" + m.group(1) + " followed by " + separator + ")";
+        }
+        if (S3_PROPERTIES.contains(argument.strip())) {
+            return "the " + ordinal(index) + " one (" + argument.strip() + ")";
+        }
+        return "the " + ordinal(index) + " one";
+    }
+
+    private static String ordinal(int index) {
+        int n = index + 1;
+        String suffix = n % 100 >= 11 && n % 100 <= 13 ? "th"
+                : switch (n % 10) {
+                    case 1 -> "st";
+                    case 2 -> "nd";
+                    case 3 -> "rd";
+                    default -> "th";
+                };
+        return n + suffix;
     }
 }

@@ -42,6 +42,7 @@ final class FailCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         if (corrupt == null) {
             List<ObjectBackend> opened = nodes.open();
+            NodeOptions.unavailable(opened).forEach(line -> out.println("Warning: " + line));
             try {
                 ObjectBackend target = opened.get(node);
                 long objects;
@@ -60,6 +61,7 @@ final class FailCommand implements Callable<Integer> {
             return 0;
         }
         try (FacBackend fac = nodes.store()) {
+            NodeOptions.unavailable(fac.nodes()).forEach(line -> out.println("Warning: " + line));
             FacManifest manifest = fac.manifest(corrupt);
             for (FacManifest.Stripe stripe : manifest.stripes()) {
                 for (FacManifest.Block block : stripe.blocks()) {

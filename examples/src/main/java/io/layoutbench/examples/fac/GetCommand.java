@@ -59,6 +59,7 @@ final class GetCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         PrintWriter out = spec.commandLine().getOut();
         try (FacBackend fac = nodes.store()) {
+            NodeOptions.unavailable(fac.nodes()).forEach(line -> out.println("Warning: " + line));
             FacManifest manifest = fac.manifest(key);
             long end = length < 0 ? manifest.objectSize() : offset + length;
             ByteRange range = ByteRange.between(offset, end);
@@ -68,9 +69,12 @@ final class GetCommand implements Callable<Integer> {
             FacStatistics stats = fac.statistics();
             CRC32C crc = new CRC32C();
             crc.update(bytes.duplicate());
+            // The nodes that served the read, not those that hold the range: a lost node holds it but is not read.
             out.printf(Locale.ROOT, "Read %s of %s (%d bytes, CRC32C %08x) in %.1f ms from nodes %s%n", range, key,
-                    bytes.remaining(), crc.getValue(), millis, manifest.nodesHolding(range).stream()
+                    bytes.remaining(), crc.getValue(), millis, stats.nodesRead().stream()
                             .map(String::valueOf).collect(Collectors.joining(", ")));
+            stats.nodesUnusable().forEach((node, why) -> out.printf(Locale.ROOT, "  could not use node %d: %s%n",
+                    node, why));
             out.printf(Locale.ROOT, "  %s%n", stats);
             out.println(stats.degradedReads() == 0 ? "  all data blocks read directly: nothing decoded"
                     : "  degraded: " + stats.degradedReads() + " parts rebuilt from other blocks of their stripes");
@@ -103,7 +107,13 @@ final class GetCommand implements Callable<Integer> {
     }
 
     static void printStripes(PrintWriter out, FacManifest manifest, int limit) {
-        int shown = Math.min(limit, manifest.stripes().size());
+        int count = manifest.stripes().size();
+        int shown = Math.min(limit, count);
+        if (shown == 0) {
+            out.printf(Locale.ROOT, "  %s; --stripes %d lists %s with %s blocks and nodes%n", stripes(count), count,
+                    count == 1 ? "it" : "them", count == 1 ? "its" : "their");
+            return;
+        }
         for (int s = 0; s < shown; s++) {
             FacManifest.Stripe stripe = manifest.stripes().get(s);
             StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "  stripe %d, block size %d:",
@@ -114,8 +124,12 @@ final class GetCommand implements Callable<Integer> {
             }
             out.println(line);
         }
-        if (shown < manifest.stripes().size()) {
-            out.printf(Locale.ROOT, "  ... %d more stripes%n", manifest.stripes().size() - shown);
+        if (shown < count) {
+            out.printf(Locale.ROOT, "  ... and %d more %s%n", count - shown, count - shown == 1 ? "stripe" : "stripes");
         }
+    }
+
+    private static String stripes(int count) {
+        return count + (count == 1 ? " stripe" : " stripes");
     }
 }

@@ -1,8 +1,10 @@
 package io.layoutbench.examples.fac;
 
+import io.layoutbench.api.ConfigurationException;
 import io.layoutbench.api.backend.ObjectBackend;
 import io.layoutbench.api.backend.ObjectBackends;
 import io.layoutbench.backend.file.FileBackend;
+import io.layoutbench.examples.cli.LayoutBenchCli;
 import io.layoutbench.fusion.codec.CodeParameters;
 import io.layoutbench.fusion.store.FacBackend;
 import io.layoutbench.fusion.store.FacOptions;
@@ -10,6 +12,8 @@ import io.layoutbench.fusion.store.FacOptions;
 import picocli.CommandLine.Option;
 
 import java.net.URI;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -36,33 +40,76 @@ final class NodeOptions {
                     + "blocks instead, as a fraction (default: ${DEFAULT-VALUE}).")
     double overheadBudget;
 
-    /** The node backends, opened. */
+    /**
+     * The node backends, opened. A node that cannot be opened (a path that is a file, a bad URI) is an
+     * {@link UnavailableNode} in its place, so that what can run without it does; {@link #unavailable} says which.
+     */
     List<ObjectBackend> open() {
         List<ObjectBackend> opened = new ArrayList<>();
-        try {
-            for (String node : nodes) {
+        for (String node : nodes) {
+            try {
                 opened.add(openNode(node));
+            } catch (RuntimeException e) {
+                opened.add(new UnavailableNode(uriOf(node), LayoutBenchCli.describe(e)));
             }
-        } catch (RuntimeException e) {
-            opened.forEach(ObjectBackend::close);
-            throw e;
         }
         return opened;
     }
 
-    /** A FAC backend over the nodes, owning them. */
+    /**
+     * A FAC backend over the nodes, owning them.
+     *
+     * @throws ConfigurationException if {@code --code}, {@code --constructor} or {@code --overhead-budget} is
+     *                                invalid, or there are fewer nodes than blocks in a stripe of {@code --code}
+     */
     FacBackend store() {
-        FacOptions options = FacOptions.builder().code(CodeParameters.parse(code)).stripeConstructor(constructor)
-                .overheadBudget(overheadBudget).build();
-        return FacBackend.create(open(), options, true);
+        FacOptions options;
+        try {
+            options = FacOptions.builder().code(CodeParameters.parse(code)).stripeConstructor(constructor)
+                    .overheadBudget(overheadBudget).build();
+        } catch (IllegalArgumentException e) {
+            throw new ConfigurationException(e.getMessage(), e);
+        }
+        List<ObjectBackend> opened = open();
+        try {
+            return FacBackend.create(opened, options, true);
+        } catch (RuntimeException e) {
+            opened.forEach(ObjectBackend::close);
+            throw e;
+        }
+    }
+
+    /** "node 5 (file:/d5/) unavailable: ..." for each node of {@code opened} that could not be opened. */
+    static List<String> unavailable(List<ObjectBackend> opened) {
+        List<String> lines = new ArrayList<>();
+        for (int i = 0; i < opened.size(); i++) {
+            if (opened.get(i) instanceof UnavailableNode node) {
+                lines.add("node " + i + " (" + node.uri() + ") unavailable: " + node.reason());
+            }
+        }
+        return lines;
     }
 
     static ObjectBackend openNode(String node) {
         String text = node.strip();
-        if (text.matches("^[a-zA-Z][a-zA-Z0-9+.-]*:.*") && !text.matches("^[a-zA-Z]:\\\\.*")) {
+        if (isUri(text)) {
             return ObjectBackends.open(URI.create(text), java.util.Map.of(),
                     io.layoutbench.api.metrics.RequestMetrics.NONE);
         }
         return new FileBackend(Path.of(text).toAbsolutePath());
+    }
+
+    private static boolean isUri(String text) {
+        return text.matches("^[a-zA-Z][a-zA-Z0-9+.-]*:.*") && !text.matches("^[a-zA-Z]:\\\\.*");
+    }
+
+    /** How messages name a node that could not be opened. */
+    private static URI uriOf(String node) {
+        String text = node.strip();
+        try {
+            return isUri(text) ? URI.create(text) : Path.of(text).toAbsolutePath().toUri();
+        } catch (RuntimeException e) {
+            return URI.create("node:" + URLEncoder.encode(text, StandardCharsets.UTF_8));
+        }
     }
 }

@@ -33,6 +33,7 @@ final class RepairCommand implements Callable<Integer> {
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         try (FacBackend fac = nodes.store()) {
+            NodeOptions.unavailable(fac.nodes()).forEach(line -> out.println("Warning: " + line));
             long started = System.nanoTime();
             RepairReport report = node == null ? fac.repairAll()
                     : fac.repairNode(node, NodeOptions.openNode(nodes.nodes.get(node)));

@@ -1,5 +1,6 @@
 package io.layoutbench.api.backend;
 
+import io.layoutbench.api.ConfigurationException;
 import io.layoutbench.api.internal.ProviderRegistry;
 import io.layoutbench.api.metrics.RequestMetrics;
 
@@ -34,7 +35,7 @@ public final class ObjectBackends {
     public static ObjectBackend open(URI uri, Map<String, String> properties, RequestMetrics metrics) {
         String scheme = uri.getScheme();
         if (scheme == null) {
-            throw new IllegalArgumentException("Backend URI '" + uri + "' has no scheme; schemes found: "
+            throw new ConfigurationException("Backend URI '" + uri + "' has no scheme; schemes found: "
                     + String.join(", ", schemes()));
         }
         return registry().get(scheme.toLowerCase(Locale.ROOT)).open(uri, Map.copyOf(properties), metrics);
@@ -58,7 +59,7 @@ public final class ObjectBackends {
         try {
             return new URI(uri);
         } catch (URISyntaxException e) {
-            throw new IllegalArgumentException("Invalid backend URI '" + uri + "': " + e.getMessage(), e);
+            throw new ConfigurationException("Invalid backend URI '" + uri + "': " + e.getMessage(), e);
         }
     }
 

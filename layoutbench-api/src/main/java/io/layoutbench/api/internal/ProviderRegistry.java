@@ -2,6 +2,8 @@ package io.layoutbench.api.internal;
 
 import static java.util.Objects.requireNonNull;
 
+import io.layoutbench.api.ConfigurationException;
+
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -78,7 +80,7 @@ public final class ProviderRegistry<T> {
     public T get(String name) {
         T provider = byName.get(name);
         if (provider == null) {
-            throw new IllegalArgumentException("Unknown " + kind + " " + keyName + " '" + name + "'; "
+            throw new ConfigurationException("Unknown " + kind + " " + keyName + " '" + name + "'; "
                     + keyName + "s found: " + (byName.isEmpty() ? "none (check META-INF/services on the class path)"
                     : String.join(", ", byName.keySet())));
         }

@@ -21,6 +21,7 @@ public record And(List<Expression> operands) implements Expression {
 
     public And {
         operands = Junctions.checkOperands("AND", requireNonNull(operands, "operands is null"), And.class);
+        ExpressionDepth.check("AND", operands);
     }
 
     @Override

@@ -26,6 +26,7 @@ public record Arithmetic(ArithmeticOperator operator, Expression left, Expressio
             throw new IllegalArgumentException("Constant arithmetic " + left + " " + operator.symbol() + " " + right
                     + " must be folded: build it with Expressions.arithmetic");
         }
+        ExpressionDepth.check(operator.symbol(), left, right);
     }
 
     @Override

@@ -27,6 +27,7 @@ public record Cast(Expression operand, ColumnType type) implements Expression {
             throw new IllegalArgumentException("CAST of literal " + operand
                     + " must be folded: build it with Expressions.cast");
         }
+        ExpressionDepth.check("CAST", operand);
     }
 
     @Override

@@ -27,6 +27,7 @@ public record Comparison(ComparisonOperator operator, Expression left, Expressio
             throw new IllegalArgumentException("Constant comparison " + left + " " + operator.symbol() + " " + right
                     + " must be folded: build it with Expressions.comparison");
         }
+        ExpressionDepth.check(operator.symbol(), left, right);
     }
 
     @Override

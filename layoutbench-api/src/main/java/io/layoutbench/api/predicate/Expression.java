@@ -9,7 +9,9 @@ import io.layoutbench.api.dataset.MetadataSchema;
  * <p>Build expressions with the factories in {@link Expressions}, which fold constants and simplify as they build
  * ({@code and(x, alwaysFalse())} is {@code alwaysFalse()}, {@code 500 * 1024} is {@code 512000}). The node records
  * reject unfolded shapes (two literal operands, a literal under NOT ...), so every expression is in that simplified
- * form. Expressions are unbound: column names are resolved and types checked by {@link #bind(MetadataSchema)}.
+ * form, and refuse to be built deeper than {@link Query#MAX_DEPTH} levels with a {@link PredicateException}, so no
+ * walk of a tree can overflow the stack. Expressions are unbound: column names are resolved and types checked by
+ * {@link #bind(MetadataSchema)}.
  *
  * <pre>{@code
  * Expression q11 = Expressions.and(

@@ -7,7 +7,9 @@ import io.layoutbench.api.predicate.TypeRules.Kind;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Factories for {@link Expression}s. They simplify as they build, so equal predicates have equal trees and
@@ -30,7 +32,8 @@ import java.util.List;
  * a constant that overflows BIGINT (or is not a finite DOUBLE) throws {@link PredicateException} when built; at
  * evaluation time (where DuckDB would raise an error) a zero divisor, a BIGINT overflow, or a CAST out of BIGINT
  * range yields NULL, so evaluation never fails on data. All factories throw {@link PredicateException} on type
- * errors and {@link NullPointerException} on null arguments.
+ * errors and on a tree deeper than {@link Query#MAX_DEPTH} (the parser's limit, which every node checks), and
+ * {@link NullPointerException} on null arguments.
  *
  * <pre>{@code
  * import static io.layoutbench.api.predicate.Expressions.*;
@@ -345,6 +348,14 @@ public final class Expressions {
 
     /** What is known about an unbound expression's type: columns are unknown, everything else is not. */
     static Kind kindOf(Expression e) {
+        return kindOf(e, new IdentityHashMap<>());
+    }
+
+    /**
+     * {@code known} remembers arithmetic nodes, so that a subtree shared by many parents ({@code x = add(x, x)},
+     * repeated) is looked at once rather than once per path.
+     */
+    private static Kind kindOf(Expression e, Map<Expression, Kind> known) {
         if (e instanceof ColumnRef) {
             return Kind.UNKNOWN;
         } else if (e instanceof Literal l) {
@@ -353,14 +364,20 @@ public final class Expressions {
             if (a.operator() == ArithmeticOperator.DIVIDE) {
                 return Kind.DOUBLE;
             }
-            Kind l = kindOf(a.left());
-            Kind r = kindOf(a.right());
-            if (l == Kind.DOUBLE || r == Kind.DOUBLE) {
-                return Kind.DOUBLE;
+            Kind kind = known.get(a);
+            if (kind == null) {
+                Kind l = kindOf(a.left(), known);
+                Kind r = kindOf(a.right(), known);
+                if (l == Kind.DOUBLE || r == Kind.DOUBLE) {
+                    kind = Kind.DOUBLE;
+                } else {
+                    kind = l == Kind.BIGINT && r == Kind.BIGINT ? Kind.BIGINT : Kind.NUMERIC;
+                }
+                known.put(a, kind);
             }
-            return l == Kind.BIGINT && r == Kind.BIGINT ? Kind.BIGINT : Kind.NUMERIC;
+            return kind;
         } else if (e instanceof Negate n) {
-            Kind k = kindOf(n.operand());
+            Kind k = kindOf(n.operand(), known);
             return k == Kind.UNKNOWN ? Kind.NUMERIC : k;
         } else if (e instanceof Cast c) {
             return Kind.of(c.type());

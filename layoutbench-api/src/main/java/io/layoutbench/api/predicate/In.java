@@ -29,6 +29,7 @@ public record In(Expression operand, List<Literal> values, boolean negated) impl
             throw new IllegalArgumentException("IN over literal " + operand
                     + " must be folded: build it with Expressions.in");
         }
+        ExpressionDepth.check(negated ? "NOT IN" : "IN", operand);
     }
 
     @Override

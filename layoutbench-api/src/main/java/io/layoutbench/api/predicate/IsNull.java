@@ -20,6 +20,7 @@ public record IsNull(Expression operand, boolean negated) implements Expression 
             throw new IllegalArgumentException("IS NULL over literal " + operand
                     + " must be folded: build it with Expressions.isNull");
         }
+        ExpressionDepth.check(negated ? "IS NOT NULL" : "IS NULL", operand);
     }
 
     @Override

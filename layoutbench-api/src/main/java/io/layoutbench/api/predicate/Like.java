@@ -24,6 +24,7 @@ public record Like(Expression operand, String pattern, boolean negated) implemen
             throw new IllegalArgumentException("LIKE over literal " + operand
                     + " must be folded: build it with Expressions.like");
         }
+        ExpressionDepth.check(negated ? "NOT LIKE" : "LIKE", operand);
     }
 
     @Override

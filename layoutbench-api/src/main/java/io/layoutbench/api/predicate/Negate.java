@@ -19,6 +19,7 @@ public record Negate(Expression operand) implements Expression {
             throw new IllegalArgumentException("Negation of literal " + operand
                     + " must be folded: build it with Expressions.negate");
         }
+        ExpressionDepth.check("unary -", operand);
     }
 
     @Override

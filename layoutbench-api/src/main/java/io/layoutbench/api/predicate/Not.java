@@ -20,6 +20,7 @@ public record Not(Expression operand) implements Expression {
             throw new IllegalArgumentException("NOT over " + operand + " must be simplified: build it with"
                     + " Expressions.not");
         }
+        ExpressionDepth.check("NOT", operand);
     }
 
     @Override

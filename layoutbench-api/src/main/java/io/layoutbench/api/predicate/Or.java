@@ -20,6 +20,7 @@ public record Or(List<Expression> operands) implements Expression {
 
     public Or {
         operands = Junctions.checkOperands("OR", requireNonNull(operands, "operands is null"), Or.class);
+        ExpressionDepth.check("OR", operands);
     }
 
     @Override

@@ -6,10 +6,8 @@ import io.layoutbench.api.predicate.Token.Type;
 import io.layoutbench.api.predicate.TypeRules.Kind;
 
 import java.util.ArrayList;
-import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.OptionalLong;
 import java.util.function.Supplier;
 
@@ -44,7 +42,6 @@ final class Parser {
     private final Binder binder;
     /** Whether the statement keywords are reserved too: they are inside a SELECT statement. */
     private final boolean statement;
-    private final Map<Expression, Integer> depths = new IdentityHashMap<>();
     private int index;
     private int nesting;
 
@@ -437,8 +434,9 @@ final class Parser {
     }
 
     /**
-     * Builds a node, type-checks it against the schema if there is one, and bounds the tree depth; any
-     * {@link PredicateException} becomes a {@link PredicateParseException} at {@code errorOffset}.
+     * Builds a node and type-checks it against the schema if there is one; any {@link PredicateException} (a type
+     * error, or a tree deeper than {@link Query#MAX_DEPTH}, which the nodes refuse) becomes a
+     * {@link PredicateParseException} at {@code errorOffset}.
      */
     private Parsed build(Supplier<Expression> factory, int errorOffset, int startOffset) {
         Expression e;
@@ -451,10 +449,6 @@ final class Parser {
             throw ex;
         } catch (PredicateException ex) {
             throw at(ex, errorOffset);
-        }
-        if (depth(e) > Query.MAX_DEPTH) {
-            throw error("Expression too deep", "expected at most " + Query.MAX_DEPTH
-                    + " levels of nested operators but found more", errorOffset);
         }
         return new Parsed(e, startOffset);
     }
@@ -470,50 +464,15 @@ final class Parser {
         }
     }
 
+    /**
+     * Bounds this parser's own recursion: {@code ((((x = 1))))} is a shallow tree, but each parenthesis (and each
+     * CAST) is a level of recursion here.
+     */
     private void enter(Token t) {
         if (++nesting > Query.MAX_DEPTH) {
-            throw error("Expression too deep", "expected at most " + Query.MAX_DEPTH
-                    + " levels of nested parentheses but found more", t.start());
+            throw error("Expression too deep", "expected at most " + Query.MAX_DEPTH + " levels of nested"
+                    + " parentheses and CASTs (Query.MAX_DEPTH) but found " + nesting, t.start());
         }
-    }
-
-    /** Depth of the tree under {@code e}; children were measured when they were built, so this is O(children). */
-    private int depth(Expression e) {
-        Integer known = depths.get(e);
-        if (known != null) {
-            return known;
-        }
-        int max = 0;
-        for (Expression child : children(e)) {
-            max = Math.max(max, depth(child));
-        }
-        depths.put(e, max + 1);
-        return max + 1;
-    }
-
-    private static List<Expression> children(Expression e) {
-        if (e instanceof Arithmetic a) {
-            return List.of(a.left(), a.right());
-        } else if (e instanceof Comparison c) {
-            return List.of(c.left(), c.right());
-        } else if (e instanceof Negate n) {
-            return List.of(n.operand());
-        } else if (e instanceof Cast c) {
-            return List.of(c.operand());
-        } else if (e instanceof In in) {
-            return List.of(in.operand());
-        } else if (e instanceof Like like) {
-            return List.of(like.operand());
-        } else if (e instanceof IsNull isNull) {
-            return List.of(isNull.operand());
-        } else if (e instanceof Not not) {
-            return List.of(not.operand());
-        } else if (e instanceof And and) {
-            return and.operands();
-        } else if (e instanceof Or or) {
-            return or.operands();
-        }
-        return List.of();
     }
 
     /** Whether {@code t} is a word that names no column unless double-quoted. */

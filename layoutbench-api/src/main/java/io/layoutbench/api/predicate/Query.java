@@ -12,8 +12,10 @@ import java.util.OptionalLong;
  *
  * <p>Parsing is case-insensitive for keywords; strings are single-quoted ({@code ''} for a quote), identifiers may
  * be double-quoted; precedence is SQL's: {@code OR < AND < NOT < comparison, IN, LIKE, IS NULL < + - < * / <
- * unary -}. A bare {@code LIMIT n} selects the first n rows. Errors are {@link PredicateParseException}s naming the
- * position, what was expected and what was found.
+ * unary -}. A bare {@code LIMIT n} selects the first n rows. Comments are SQL's: {@code --} to the end of the line
+ * and {@code /* ... *}{@code /} (nesting, as in DuckDB), so {@code width > 0 -- 1000} is {@code width > 0}, while
+ * {@code width > 0 - -1000} is arithmetic. Errors are {@link PredicateParseException}s naming the position, what was
+ * expected and what was found.
  *
  * <pre>{@code
  * MetadataSchema schema = MetadataSchema.imageNet();
@@ -26,12 +28,19 @@ import java.util.OptionalLong;
  */
 public record Query(Expression where, OptionalLong limit) {
 
-    /** Longest predicate text accepted, in characters (64 KiB). */
+    /**
+     * Longest predicate text the parser accepts, in characters (64 KiB). Only text is bounded: a tree built with
+     * {@link Expressions} may hold more (an IN list of 100,000 values), since its caller already holds it in
+     * memory; its {@code toString()} then prints text longer than this, which does not parse back.
+     */
     public static final int MAX_LENGTH = 64 * 1024;
 
     /**
-     * Deepest operator nesting accepted by the parser. Bounds the recursion of the parser and of visitors, so
-     * that {@code ((((...))))} cannot overflow the stack.
+     * Deepest expression tree that exists: a leaf is one level, {@code width > 5} two. Every node refuses to be
+     * built over a deeper operand with a {@link PredicateException} naming the depth and this limit, whether built
+     * by the parser, by {@link Expressions} or by a node's constructor, so the parser and the API accept the same
+     * trees, and nothing that walks a tree (binding, printing, evaluation, pruning) can overflow the stack. The
+     * parser also refuses more than this many nested parentheses and CASTs, which bound its own recursion.
      */
     public static final int MAX_DEPTH = 128;
 

@@ -36,14 +36,31 @@ final class SqlPrinter implements ExpressionVisitor<Void> {
     static final int PRIMARY = 8;
 
     private final StringBuilder out = new StringBuilder();
+    /** Characters after which nothing more is printed. */
+    private final int limit;
 
-    private SqlPrinter() {
+    private SqlPrinter(int limit) {
+        this.limit = limit;
     }
 
     static String print(Expression expression) {
-        SqlPrinter printer = new SqlPrinter();
-        expression.accept(printer);
-        return printer.out.toString();
+        return print(expression, Integer.MAX_VALUE);
+    }
+
+    /**
+     * The first {@code limit} characters of the SQL, or a few more: for error messages, at a cost bounded by the
+     * limit, not by the tree (a 10,000-value IN list, or a tree whose shared subtrees print 2^100 characters).
+     */
+    static String print(Expression expression, int limit) {
+        SqlPrinter printer = new SqlPrinter(limit);
+        printer.printNode(expression);
+        return printer.out.length() <= limit ? printer.out.toString() : printer.out.substring(0, limit);
+    }
+
+    private void printNode(Expression e) {
+        if (out.length() < limit) {
+            e.accept(this);
+        }
     }
 
     /** {@code s} as a SQL string literal. */
@@ -90,15 +107,15 @@ final class SqlPrinter implements ExpressionVisitor<Void> {
     private void operand(Expression child, int minimum) {
         if (precedence(child) < minimum) {
             out.append('(');
-            child.accept(this);
+            printNode(child);
             out.append(')');
         } else {
-            child.accept(this);
+            printNode(child);
         }
     }
 
     private void junction(List<Expression> operands, String keyword, int level) {
-        for (int i = 0; i < operands.size(); i++) {
+        for (int i = 0; i < operands.size() && out.length() < limit; i++) {
             if (i > 0) {
                 out.append(' ').append(keyword).append(' ');
             }
@@ -140,9 +157,9 @@ final class SqlPrinter implements ExpressionVisitor<Void> {
     public Void visitNegate(Negate negate) {
         out.append('-');
         if (negate.operand() instanceof Negate) {
-            // "--x" would read as two tokens anyway, but -(-x) is clearer and safe if comments are ever added.
+            // "--x" would start a comment.
             out.append('(');
-            negate.operand().accept(this);
+            printNode(negate.operand());
             out.append(')');
         } else {
             operand(negate.operand(), UNARY);
@@ -153,7 +170,7 @@ final class SqlPrinter implements ExpressionVisitor<Void> {
     @Override
     public Void visitCast(Cast cast) {
         out.append("CAST(");
-        cast.operand().accept(this);
+        printNode(cast.operand());
         out.append(" AS ").append(cast.type().name()).append(')');
         return null;
     }
@@ -170,11 +187,11 @@ final class SqlPrinter implements ExpressionVisitor<Void> {
     public Void visitIn(In in) {
         operand(in.operand(), ADDITIVE);
         out.append(in.negated() ? " NOT IN (" : " IN (");
-        for (int i = 0; i < in.values().size(); i++) {
+        for (int i = 0; i < in.values().size() && out.length() < limit; i++) {
             if (i > 0) {
                 out.append(", ");
             }
-            in.values().get(i).accept(this);
+            printNode(in.values().get(i));
         }
         out.append(')');
         return null;

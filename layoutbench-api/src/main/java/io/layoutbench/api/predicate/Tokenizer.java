@@ -5,7 +5,10 @@ import io.layoutbench.api.predicate.Token.Type;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Splits predicate or statement text into {@link Token}s, ending with one {@link Type#END} token. */
+/**
+ * Splits predicate or statement text into {@link Token}s, ending with one {@link Type#END} token. Comments are
+ * skipped like blanks.
+ */
 final class Tokenizer {
     private final String sql;
     private int pos;
@@ -20,29 +23,66 @@ final class Tokenizer {
 
     private List<Token> run() {
         List<Token> tokens = new ArrayList<>();
+        // "End of input" is reported just after the last token, not on trailing blank lines or comments.
+        int lastTokenEnd = 0;
         while (true) {
-            skipWhitespace();
+            skipWhitespaceAndComments();
             if (pos >= sql.length()) {
-                // "End of input" is reported just after the last token, not on trailing blank lines.
-                int end = sql.length();
-                while (end > 0 && Character.isWhitespace(sql.charAt(end - 1))) {
-                    end--;
-                }
-                tokens.add(new Token(Type.END, "", end));
+                tokens.add(new Token(Type.END, "", lastTokenEnd));
                 return tokens;
             }
             tokens.add(next());
+            lastTokenEnd = pos;
         }
     }
 
-    private void skipWhitespace() {
+    /**
+     * Skips blanks and SQL comments, as DuckDB (PostgreSQL's lexer) reads them: {@code --} to the end of the line,
+     * and {@code /* ... *}{@code /}, which may nest. A minus followed by a space and a minus ({@code - -1}) stays
+     * arithmetic; {@code --1} is a comment.
+     */
+    private void skipWhitespaceAndComments() {
         while (pos < sql.length()) {
             char c = sql.charAt(pos);
-            if (c != ' ' && c != '\t' && c != '\n' && c != '\r' && c != '\f') {
+            if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f') {
+                pos++;
+            } else if (startsWith("--")) {
+                while (pos < sql.length() && sql.charAt(pos) != '\n' && sql.charAt(pos) != '\r') {
+                    pos++;
+                }
+            } else if (startsWith("/*")) {
+                blockComment();
+            } else {
                 return;
             }
-            pos++;
         }
+    }
+
+    private void blockComment() {
+        int start = pos;
+        int depth = 0;
+        boolean nested = false;
+        while (pos < sql.length()) {
+            if (startsWith("/*")) {
+                nested |= depth > 0;
+                depth++;
+                pos += 2;
+            } else if (startsWith("*/")) {
+                pos += 2;
+                if (--depth == 0) {
+                    return;
+                }
+            } else {
+                pos++;
+            }
+        }
+        // Reported at the opening "/*": that is where the unfinished comment starts.
+        throw error("Unterminated comment", "expected a closing */ but found end of input"
+                + (nested ? " (comments nest: each /* inside a comment needs its own */)" : ""), start);
+    }
+
+    private boolean startsWith(String s) {
+        return sql.startsWith(s, pos);
     }
 
     private Token next() {

@@ -150,7 +150,7 @@ final class TypeRules {
 
     /** The expression's SQL, shortened for error messages. */
     static String excerpt(Expression e) {
-        String text = e.toString();
+        String text = SqlPrinter.print(e, MAX_EXCERPT + 1);
         return text.length() <= MAX_EXCERPT ? text : text.substring(0, MAX_EXCERPT - 3) + "...";
     }
 

@@ -198,12 +198,12 @@ class PredicateErrorsTest {
         assertThatThrownBy(() -> Query.parse(parens.substring(0, 60_000)))
                 .isInstanceOf(PredicateParseException.class)
                 .hasMessageStartingWith("Expression too deep at column 129: expected at most 128 levels of nested"
-                        + " parentheses but found more");
+                        + " parentheses and CASTs (Query.MAX_DEPTH) but found 129");
         String chain = "x" + " + x".repeat(10_000) + " > 1";
         assertThatThrownBy(() -> Query.parse(chain))
-                .hasMessageStartingWith("Expression too deep at column 511: expected at most 128 levels of nested"
-                        + " operators but found more");
-        String minus = "-".repeat(20_000) + "x > 1";
+                .hasMessageStartingWith("Expression too deep at column 511: + over x" + " + x".repeat(14) + "... would"
+                        + " be 129 levels of nested operators, more than the limit of 128 (Query.MAX_DEPTH)");
+        String minus = "- ".repeat(20_000) + "x > 1";
         assertThatThrownBy(() -> Query.parse(minus)).hasMessageContaining("Expression too deep");
         String nots = "NOT ".repeat(10_000) + "x = 1";
         assertThat(Query.parse(nots).where()).as("an even number of NOTs cancels").hasToString("x = 1");

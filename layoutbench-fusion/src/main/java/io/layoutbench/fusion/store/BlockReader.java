@@ -10,11 +10,14 @@ import io.layoutbench.fusion.codec.ErasureCoder;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.ConcurrentSkipListSet;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
 import java.util.zip.CRC32C;
@@ -23,9 +26,11 @@ import java.util.zip.CRC32C;
  * Reads the bytes of coded objects, and owns their integrity on the way out: a range is read from the data blocks
  * that hold it, rounded out to checksum units whose CRC32Cs are checked, so wrong bytes are never returned. While
  * all nodes are up no parity is read and nothing is decoded. When a block cannot be read or fails a check, only the
- * units of the range are rebuilt from k other blocks of the stripe (a {@link Reconstruction}) and checked against
- * the lost block's own unit checksums; when more than n - k blocks of the stripe cannot be used, the read fails
- * with {@link StripeUnavailableException}. Counts what reads do, for {@link FacBackend#statistics()}.
+ * units of the range it cannot serve are rebuilt (a {@link Reconstruction}), each unit from k other blocks of the
+ * stripe whose same unit is intact, and checked against the lost block's own unit checksums: four damaged blocks of
+ * an RS(9,6) stripe still read back when their damaged units differ. When a unit has more than n - k blocks that
+ * are missing or damaged there, the read fails with {@link StripeUnavailableException} naming the stripe, the unit
+ * and the nodes. Counts what reads do, for {@link FacBackend#statistics()}.
  *
  * <p>Thread-safe: it holds only atomic counters. Each reconstruction is a one-shot object that guards its state with
  * its own lock, since the block reads it starts complete on node threads.
@@ -39,6 +44,8 @@ final class BlockReader {
     private final AtomicLong decodedBytes = new AtomicLong();
     private final AtomicLong checksumFailures = new AtomicLong();
     private final AtomicLong failedBlockReads = new AtomicLong();
+    private final Set<Integer> nodesRead = new ConcurrentSkipListSet<>();
+    private final Map<Integer, String> nodesUnusable = new ConcurrentSkipListMap<>();
 
     BlockReader(FacNodes nodes) {
         this.nodes = nodes;
@@ -47,7 +54,7 @@ final class BlockReader {
     /** What reads have done so far. */
     FacStatistics statistics() {
         return new FacStatistics(blockReads.get(), bytesFromNodes.get(), degradedReads.get(), decodedBytes.get(),
-                checksumFailures.get(), failedBlockReads.get());
+                checksumFailures.get(), failedBlockReads.get(), nodesRead, nodesUnusable);
     }
 
     /** The bytes of {@code range} of the object {@code manifest} describes; the range lies within the object. */
@@ -69,19 +76,21 @@ final class BlockReader {
         return CompletableFuture.allOf(parts).thenApply(v -> ByteBuffer.wrap(out).asReadOnlyBuffer());
     }
 
-    /** The bytes of one piece: from its data block, or rebuilt when that fails. */
+    /** The bytes of one piece: from its data block, or, for the units of it that fail, rebuilt. */
     private CompletableFuture<ByteBuffer> readPiece(FacManifest manifest, FacManifest.Piece piece) {
         FacManifest.Block block = manifest.block(piece.stripe(), piece.block());
         int unit = manifest.checksumUnit();
         long from = piece.blockOffset() / unit * unit;
         long to = Math.min(block.length(), ceilTo(piece.blockOffset() + piece.length(), unit));
-        return readVerified(manifest, block, from, to).thenApply(buffer -> slice(buffer,
-                (int) (piece.blockOffset() - from), (int) piece.length()))
-                .exceptionallyCompose(error -> {
-                    degradedReads.incrementAndGet();
-                    return reconstruct(manifest, piece.stripe(), piece.block(), piece.blockOffset(), piece.length(),
-                            describe(block, Futures.unwrap(error)));
-                });
+        return readUnits(manifest, block, from, to).handle((read, error) -> {
+            if (error == null && read.intact()) {
+                return CompletableFuture.completedFuture(slice(read.bytes(), (int) (piece.blockOffset() - from),
+                        (int) piece.length()));
+            }
+            degradedReads.incrementAndGet();
+            return reconstruct(manifest, piece.stripe(), piece.block(), piece.blockOffset(), piece.length(),
+                    error == null ? read : null, error == null ? null : describe(block, Futures.unwrap(error)));
+        }).thenCompose(rebuilt -> rebuilt);
     }
 
     /**
@@ -90,6 +99,18 @@ final class BlockReader {
      * the bytes do not match.
      */
     CompletableFuture<ByteBuffer> readVerified(FacManifest manifest, FacManifest.Block block, long from, long to) {
+        return readUnits(manifest, block, from, to).thenApply(read -> {
+            read.requireIntact();
+            return read.bytes();
+        });
+    }
+
+    /**
+     * Reads {@code [from, to)} of a block as {@link #readVerified} does, but reports which checksum units are
+     * damaged instead of failing on the first: a block damaged in one unit still serves the others. Fails only
+     * with the node's error.
+     */
+    CompletableFuture<UnitRead> readUnits(FacManifest manifest, FacManifest.Block block, long from, long to) {
         blockReads.incrementAndGet();
         CompletableFuture<ByteBuffer> raw;
         try {
@@ -101,52 +122,67 @@ final class BlockReader {
         return raw.handle((buffer, error) -> {
             if (error != null) {
                 failedBlockReads.incrementAndGet();
+                unusable(block, reason(Futures.unwrap(error)));
                 throw error instanceof CompletionException c ? c : new CompletionException(error);
             }
             bytesFromNodes.addAndGet(buffer.remaining());
-            verify(manifest, block, from, to, buffer);
-            return buffer;
+            nodesRead.add(block.node());
+            UnitRead read = check(manifest, block, from, to, buffer);
+            if (!read.intact()) {
+                unusable(block, read.firstDamage());
+            }
+            return read;
         });
     }
 
     /**
-     * Rebuilds {@code [offset, offset + length)} of block {@code target} of stripe {@code stripe} from k other blocks
-     * of the stripe, and checks the rebuilt units against the target's checksums.
+     * Rebuilds {@code [offset, offset + length)} of block {@code target} of stripe {@code stripe}, unit by unit:
+     * each checksum unit the target cannot serve is decoded from k other blocks whose same unit is intact, so
+     * blocks damaged in different units do not add up. The rebuilt units are checked against the target's
+     * checksums.
      *
-     * @param whyTargetFailed why the target itself cannot be used, for the error when the stripe cannot be rebuilt
+     * @param targetRead      what reading the target found, to keep its intact units; null when it was not read or
+     *                        the read failed
+     * @param whyTargetFailed why the target cannot be read, when {@code targetRead} is null, for the error when a
+     *                        unit cannot be rebuilt
      */
     CompletableFuture<ByteBuffer> reconstruct(FacManifest manifest, int stripe, int target, long offset, long length,
-            String whyTargetFailed) {
-        return new Reconstruction(this, manifest, stripe, target, offset, length, whyTargetFailed).start();
+            UnitRead targetRead, String whyTargetFailed) {
+        return new Reconstruction(this, manifest, stripe, target, offset, length, targetRead, whyTargetFailed)
+                .start();
     }
 
-    /** Checks the units of {@code [from, to)} of {@code block} in {@code buffer}. */
-    private void verify(FacManifest manifest, FacManifest.Block block, long from, long to, ByteBuffer buffer) {
+    /** Which units of {@code [from, to)} of {@code block} in {@code buffer} match their checksums. */
+    private UnitRead check(FacManifest manifest, FacManifest.Block block, long from, long to, ByteBuffer buffer) {
+        int unit = manifest.checksumUnit();
+        String[] damage = new String[(int) ((to - from + unit - 1) / unit)];
         if (buffer.remaining() != to - from) {
             checksumFailures.incrementAndGet();
-            throw new BlockChecksumException("Block " + block.index() + " of stripe " + block.stripe() + " of "
-                    + manifest.key() + " on " + nodes.name(block.node()) + " returned " + buffer.remaining()
-                    + " bytes for [" + from + ", " + to + "): truncated", "truncated");
+            Arrays.fill(damage, "truncated (" + buffer.remaining() + " bytes for [" + from + ", " + to + "))");
+            return new UnitRead(manifest, nodes.name(block.node()), block, from, to, buffer, damage);
         }
-        int unit = manifest.checksumUnit();
-        for (long start = from; start < to; start += unit) {
+        for (int i = 0; i < damage.length; i++) {
+            long start = from + (long) i * unit;
             int length = (int) Math.min(unit, to - start);
             CRC32C crc = new CRC32C();
             ByteBuffer part = buffer.duplicate();
             part.position(buffer.position() + (int) (start - from)).limit(part.position() + length);
             crc.update(part);
-            int u = (int) (start / unit);
-            if ((int) crc.getValue() != block.unitCrc(u)) {
+            if ((int) crc.getValue() != block.unitCrc((int) (start / unit))) {
                 checksumFailures.incrementAndGet();
-                String where = "[" + start + ", " + (start + length) + ")";
-                throw new BlockChecksumException("Block " + block.index() + " of stripe " + block.stripe()
-                        + " of " + manifest.key() + " on " + nodes.name(block.node()) + " fails its checksum in "
-                        + where, "fails its checksum in " + where);
+                damage[i] = "fails its checksum in [" + start + ", " + (start + length) + ")";
             }
         }
+        return new UnitRead(manifest, nodes.name(block.node()), block, from, to, buffer, damage);
     }
 
-    private static String describe(FacManifest.Block block, Throwable error) {
+    private void unusable(FacManifest.Block block, String why) {
+        nodesUnusable.putIfAbsent(block.node(), "block " + block.index() + " of stripe " + block.stripe() + ": "
+                + why);
+    }
+
+    /** "block 2 on node 5: missing": why a block cannot be used. */
+    static String describe(FacManifest.Block block, Throwable error) {
         return "block " + block.index() + " on node " + block.node() + ": " + reason(error);
     }
 
@@ -158,7 +194,7 @@ final class BlockReader {
         if (error instanceof BlockChecksumException checksum) {
             return checksum.reason;
         }
-        String message = error.getMessage() == null ? error.getClass().getSimpleName() : error.getMessage();
+        String message = error.getMessage() == null ? "failed without a message" : error.getMessage();
         if (message.length() > 160) {
             message = message.substring(0, 157) + "...";
         }
@@ -177,9 +213,79 @@ final class BlockReader {
     }
 
     /**
-     * Rebuilds {@code [offset, offset + length)} of one block from k other blocks of its stripe, decoding only the
-     * checksum units that hold the range. Data blocks that end before the range are known zeros (padding) and cost
-     * no read. Reads the fewest blocks it can, data blocks first, and replaces any that fail with the next.
+     * What a read of {@code [from, to)} of a block found: its bytes, and per checksum unit from {@code from} on,
+     * null when the unit matches its checksum, or why it does not.
+     */
+    static final class UnitRead {
+        private final FacManifest manifest;
+        private final String node;
+        private final FacManifest.Block block;
+        private final long from;
+        private final long to;
+        private final ByteBuffer bytes;
+        private final String[] damage;
+
+        UnitRead(FacManifest manifest, String node, FacManifest.Block block, long from, long to, ByteBuffer bytes,
+                String[] damage) {
+            this.manifest = manifest;
+            this.node = node;
+            this.block = block;
+            this.from = from;
+            this.to = to;
+            this.bytes = bytes;
+            this.damage = damage;
+        }
+
+        ByteBuffer bytes() {
+            return bytes;
+        }
+
+        /** Units read: {@code [from, to)} in whole units, the last one possibly short. */
+        int units() {
+            return damage.length;
+        }
+
+        /** Why unit {@code i} (counted from {@code from}) is damaged, or null when it is intact. */
+        String damage(int i) {
+            return damage[i];
+        }
+
+        boolean intact() {
+            return firstDamage() == null;
+        }
+
+        /** Why the first damaged unit is damaged, or null when all are intact. */
+        String firstDamage() {
+            for (String why : damage) {
+                if (why != null) {
+                    return why;
+                }
+            }
+            return null;
+        }
+
+        /** Throws for the first damaged unit. */
+        void requireIntact() {
+            for (String why : damage) {
+                if (why != null) {
+                    throw new BlockChecksumException("Block " + block.index() + " of stripe " + block.stripe()
+                            + " of " + manifest.key() + " on " + node + " " + why, why);
+                }
+            }
+        }
+
+        /** Whether the node returned another number of bytes than asked for, so that none can be placed. */
+        boolean truncated() {
+            return bytes.remaining() != to - from;
+        }
+    }
+
+    /**
+     * Rebuilds {@code [offset, offset + length)} of one block, checksum unit by checksum unit: a unit the target
+     * cannot serve is decoded from k other blocks whose same unit is intact. Data blocks that end before the range
+     * are known zeros (padding) and cost no read. Reads the fewest blocks it can, data blocks first, and reads the
+     * next whenever a unit still lacks k intact blocks; fails, naming the unit, only when a unit has more than
+     * n - k blocks that are missing or damaged there.
      */
     private static final class Reconstruction {
         private final BlockReader reader;
@@ -188,37 +294,55 @@ final class BlockReader {
         private final int target;
         private final long offset;
         private final long length;
+        private final int unit;
         private final long from;
         private final long to;
+        private final int units;
         private final int n;
         private final int k;
         private final byte[][] shards;
-        private final boolean[] present;
+        /** Per block and unit: intact (known good bytes in {@code shards}, or padding). */
+        private final boolean[][] intact;
+        /** Per block and unit: why it cannot be used, once known. */
+        private final String[][] why;
+        /** Units the target cannot serve itself, which are decoded. */
+        private final List<Integer> needed = new ArrayList<>();
         private final List<Integer> candidates = new ArrayList<>();
-        private final Map<Integer, String> failures = new LinkedHashMap<>();
         private final CompletableFuture<ByteBuffer> result = new CompletableFuture<>();
-        private int presentCount;
         private int next;
         private int inFlight;
         private boolean done;
 
         Reconstruction(BlockReader reader, FacManifest manifest, int stripe, int target, long offset, long length,
-                String whyTargetFailed) {
+                UnitRead targetRead, String whyTargetFailed) {
             this.reader = reader;
             this.manifest = manifest;
             this.stripe = stripe;
             this.target = target;
             this.offset = offset;
             this.length = length;
-            int unit = manifest.checksumUnit();
+            this.unit = manifest.checksumUnit();
             FacManifest.Stripe entry = manifest.stripes().get(stripe);
             this.from = offset / unit * unit;
             this.to = Math.min(entry.blockSize(), ceilTo(offset + length, unit));
+            this.units = (int) ((to - from + unit - 1) / unit);
             this.n = manifest.code().totalBlocks();
             this.k = manifest.code().dataBlocks();
             this.shards = new byte[n][(int) (to - from)];
-            this.present = new boolean[n];
-            failures.put(target, whyTargetFailed);
+            this.intact = new boolean[n][units];
+            this.why = new String[n][units];
+            if (targetRead != null && !targetRead.truncated()) {
+                accept(target, targetRead);
+            } else {
+                String reason = targetRead != null ? describeUnit(target, targetRead.damage(0))
+                        : whyTargetFailed;
+                Arrays.fill(why[target], reason);
+            }
+            for (int u = 0; u < units; u++) {
+                if (!intact[target][u]) {
+                    needed.add(u);
+                }
+            }
         }
 
         CompletableFuture<ByteBuffer> start() {
@@ -228,13 +352,12 @@ final class BlockReader {
                         continue;
                     }
                     if (b < k && manifest.block(stripe, b).length() <= from) {
-                        present[b] = true;   // all padding here: zeros, known without a read
-                        presentCount++;
+                        Arrays.fill(intact[b], true);   // all padding here: zeros, known without a read
                     } else {
                         candidates.add(b);
                     }
                 }
-                if (presentCount >= k) {
+                if (covered()) {
                     finish();
                 } else {
                     launchMore();
@@ -243,58 +366,112 @@ final class BlockReader {
             return result;
         }
 
-        /**
-         * Reads more candidate blocks until enough are present or being read; fails when none are left. Called
-         * holding the lock. A read may complete at once, on this thread, and call back in here.
-         */
-        private void launchMore() {
-            while (!done && presentCount + inFlight < k && next < candidates.size()) {
-                int b = candidates.get(next++);
-                FacManifest.Block block = manifest.block(stripe, b);
-                long end = Math.min(to, block.length());
-                inFlight++;
-                reader.readVerified(manifest, block, from, end).whenComplete((buffer, error) -> completed(b, buffer,
-                        error));
-            }
-            if (!done && inFlight == 0 && presentCount < k) {
-                fail();
+        /** Records what reading block {@code b} found; units past its end are padding, so intact. */
+        private void accept(int b, UnitRead read) {
+            ByteBuffer bytes = read.bytes().duplicate();
+            bytes.get(shards[b], 0, bytes.remaining());   // the rest stays zero: padding
+            for (int u = 0; u < units; u++) {
+                String damage = u < read.units() ? read.damage(u) : null;
+                intact[b][u] = damage == null;
+                why[b][u] = damage == null ? null : describeUnit(b, damage);
             }
         }
 
-        private synchronized void completed(int b, ByteBuffer buffer, Throwable error) {
+        private String describeUnit(int b, String damage) {
+            return "block " + b + " on node " + manifest.block(stripe, b).node() + ": " + damage;
+        }
+
+        /** Blocks other than the target that can serve unit {@code u}. */
+        private int usable(int u) {
+            int count = 0;
+            for (int b = 0; b < n; b++) {
+                if (b != target && intact[b][u]) {
+                    count++;
+                }
+            }
+            return count;
+        }
+
+        /** Whether every needed unit has k blocks that can serve it. */
+        private boolean covered() {
+            return needed.stream().allMatch(u -> usable(u) >= k);
+        }
+
+        /** Whether some needed unit would lack k blocks even if every read in flight served it. */
+        private boolean lacking() {
+            return needed.stream().anyMatch(u -> usable(u) + inFlight < k);
+        }
+
+        /**
+         * Reads more candidate blocks while some unit may still lack k; fails when none are left. Called holding
+         * the lock. A read may complete at once, on this thread, and call back in here.
+         */
+        private void launchMore() {
+            while (!done && lacking() && next < candidates.size()) {
+                int b = candidates.get(next++);
+                FacManifest.Block block = manifest.block(stripe, b);
+                inFlight++;
+                reader.readUnits(manifest, block, from, Math.min(to, block.length()))
+                        .whenComplete((read, error) -> completed(b, read, error));
+            }
+            if (!done && inFlight == 0) {
+                if (covered()) {
+                    finish();
+                } else {
+                    fail();
+                }
+            }
+        }
+
+        private synchronized void completed(int b, UnitRead read, Throwable error) {
             inFlight--;
             if (done) {
                 return;
             }
-            if (error == null) {
-                buffer.duplicate().get(shards[b], 0, buffer.remaining());   // the rest stays zero: padding
-                present[b] = true;
-                presentCount++;
-                if (presentCount >= k) {
-                    finish();
-                    return;
-                }
+            if (error != null || read.truncated()) {
+                String reason = error != null ? describe(manifest.block(stripe, b), Futures.unwrap(error))
+                        : describeUnit(b, read.damage(0));
+                Arrays.fill(why[b], reason);
             } else {
-                Throwable cause = Futures.unwrap(error);
-                FacManifest.Block block = manifest.block(stripe, b);
-                failures.put(b, "block " + b + " on node " + block.node() + ": " + reason(cause));
+                accept(b, read);
+            }
+            if (covered()) {
+                finish();
+                return;
             }
             // Whichever read ends last decides: read another block, or give up when none is left.
             launchMore();
         }
 
-        /** Decodes and checks the target's units. Called holding the lock. */
+        /**
+         * Decodes the needed units, each from the blocks intact there (runs of units that share the same blocks in
+         * one call), and checks them against the target's checksums. Called holding the lock.
+         */
         private void finish() {
             done = true;
             try {
-                ErasureCoder coder = ErasureCodecs.get(manifest.codec()).coder(manifest.code());
-                coder.decode(shards, present, 0, shards[0].length);
-                reader.decodedBytes.addAndGet(to - from);
+                ErasureCoder coder = needed.isEmpty() ? null
+                        : ErasureCodecs.get(manifest.codec()).coder(manifest.code());
                 FacManifest.Block lost = manifest.block(stripe, target);
-                long checkedEnd = Math.min(to, lost.length());
-                if (checkedEnd > from) {
-                    reader.verify(manifest, lost, from, checkedEnd,
-                            ByteBuffer.wrap(shards[target], 0, (int) (checkedEnd - from)));
+                for (int i = 0; i < needed.size(); ) {
+                    int first = needed.get(i);
+                    boolean[] present = present(first);
+                    int last = first;
+                    while (i + 1 < needed.size() && needed.get(i + 1) == last + 1
+                            && Arrays.equals(present(needed.get(i + 1)), present)) {
+                        last = needed.get(++i);
+                    }
+                    i++;
+                    int start = first * unit;
+                    int end = (int) Math.min(to - from, (long) (last + 1) * unit);
+                    coder.decode(shards, present, start, end - start);
+                    reader.decodedBytes.addAndGet(end - start);
+                    long checkedEnd = Math.min(from + end, lost.length());
+                    if (checkedEnd > from + start) {
+                        reader.check(manifest, lost, from + start, checkedEnd,
+                                ByteBuffer.wrap(shards[target], start, (int) (checkedEnd - from - start)).slice())
+                                .requireIntact();
+                    }
                 }
                 result.complete(ByteBuffer.wrap(shards[target], (int) (offset - from), (int) length).slice()
                         .asReadOnlyBuffer());
@@ -305,19 +482,40 @@ final class BlockReader {
             }
         }
 
+        /** The blocks that serve unit {@code u}: every intact one but the target. */
+        private boolean[] present(int u) {
+            boolean[] present = new boolean[n];
+            for (int b = 0; b < n; b++) {
+                present[b] = b != target && intact[b][u];
+            }
+            return present;
+        }
+
+        /** Fails naming the first unit that lacks k intact blocks, and why each of the others cannot serve it. */
         private void fail() {
             done = true;
-            List<Integer> missingNodes = failures.keySet().stream().sorted()
-                    .map(b -> manifest.block(stripe, b).node()).collect(Collectors.toList());
+            int u = needed.stream().filter(x -> usable(x) < k).findFirst().orElseThrow();
+            List<Integer> unusable = new ArrayList<>();
+            for (int b = 0; b < n; b++) {
+                if (!intact[b][u]) {
+                    unusable.add(b);
+                }
+            }
+            List<Integer> missingNodes = unusable.stream().map(b -> manifest.block(stripe, b).node())
+                    .collect(Collectors.toList());
+            String details = unusable.stream().map(b -> why[b][u] != null ? why[b][u]
+                    : "block " + b + " on node " + manifest.block(stripe, b).node() + ": not read")
+                    .collect(Collectors.joining("; "));
+            long unitStart = from + (long) u * unit;
+            long unitEnd = Math.min(to, unitStart + unit);
             CodeParameters code = manifest.code();
-            String details = failures.entrySet().stream().sorted(Map.Entry.comparingByKey())
-                    .map(Map.Entry::getValue).collect(Collectors.joining("; "));
             result.completeExceptionally(new StripeUnavailableException("Cannot read [" + offset + ", "
                     + (offset + length) + ") of block " + target + " of stripe " + stripe + " of " + manifest.key()
-                    + ": " + failures.size() + " of its " + n + " blocks cannot be used, on nodes " + missingNodes
-                    + " (" + details + "); " + code + " rebuilds a stripe from any " + k + " of its " + n
-                    + " blocks, so it survives the loss of at most " + code.parityBlocks(),
-                    manifest.key(), stripe, missingNodes));
+                    + ": checksum unit " + (unitStart / unit) + " ([" + unitStart + ", " + unitEnd + ") of the"
+                    + " stripe's blocks) cannot be used in " + unusable.size() + " of its " + n + " blocks, on nodes "
+                    + missingNodes + " (" + details + "); " + code + " rebuilds each unit of a stripe from any " + k
+                    + " of its " + n + " blocks, so it survives the loss of at most " + code.parityBlocks()
+                    + " per unit", manifest.key(), stripe, (int) (unitStart / unit), missingNodes));
         }
     }
 

@@ -2,6 +2,7 @@ package io.layoutbench.fusion.store;
 
 import static java.util.Objects.requireNonNull;
 
+import io.layoutbench.api.ConfigurationException;
 import io.layoutbench.api.backend.ByteRange;
 import io.layoutbench.api.backend.ObjectBackend;
 import io.layoutbench.api.backend.ObjectInfo;
@@ -113,13 +114,13 @@ public final class FacBackend implements ObjectBackend {
      *                  i in every manifest), so reopen a store with its nodes in the same order
      * @param options   how puts encode
      * @param ownsNodes whether {@link #close()} closes the nodes
-     * @throws IllegalArgumentException if there are fewer nodes than blocks in a stripe, or the codec is unknown
+     * @throws ConfigurationException if there are fewer nodes than blocks in a stripe, or the codec is unknown
      */
     public static FacBackend create(List<? extends ObjectBackend> nodes, FacOptions options, boolean ownsNodes) {
         requireNonNull(nodes, "nodes is null");
         requireNonNull(options, "options is null");
         if (nodes.size() < options.code().totalBlocks()) {
-            throw new IllegalArgumentException(options.code() + " puts each stripe's " + options.code().totalBlocks()
+            throw new ConfigurationException(options.code() + " puts each stripe's " + options.code().totalBlocks()
                     + " blocks on distinct nodes, but only " + nodes.size() + " nodes were given");
         }
         ErasureCodecs.get(options.codec()).coder(options.code());   // fails now, naming the known codecs

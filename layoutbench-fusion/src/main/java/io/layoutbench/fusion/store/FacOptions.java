@@ -2,6 +2,7 @@ package io.layoutbench.fusion.store;
 
 import static java.util.Objects.requireNonNull;
 
+import io.layoutbench.api.ConfigurationException;
 import io.layoutbench.fusion.codec.CodeParameters;
 import io.layoutbench.fusion.codec.ErasureCodecs;
 import io.layoutbench.fusion.coding.CodingPlanner;
@@ -64,11 +65,11 @@ public record FacOptions(CodeParameters code, String codec, String stripeConstru
         requireNonNull(tempDirectory, "tempDirectory is null");
         StripeConstructors.named(stripeConstructor);   // fails naming the known ones
         if (!(overheadBudget >= 0)) {
-            throw new IllegalArgumentException("The overhead budget must be >= 0, got " + overheadBudget);
+            throw new ConfigurationException("The overhead budget must be >= 0, got " + overheadBudget);
         }
         if (fixedBlockSize < 1 || checksumUnit < 512 || checksumUnit > (64 << 20) || memorySpoolLimit < 0
                 || ioThreads < 1) {
-            throw new IllegalArgumentException("Invalid FAC options: fixedBlockSize " + fixedBlockSize
+            throw new ConfigurationException("Invalid FAC options: fixedBlockSize " + fixedBlockSize
                     + " (>= 1), checksumUnit " + checksumUnit + " (512 B to 64 MiB), memorySpoolLimit "
                     + memorySpoolLimit + " (>= 0), ioThreads " + ioThreads + " (>= 1)");
         }
@@ -110,7 +111,7 @@ public record FacOptions(CodeParameters code, String codec, String stripeConstru
                 builder.overheadBudget(text.endsWith("%") ? Double.parseDouble(text.substring(0, text.length() - 1))
                         / 100 : Double.parseDouble(text));
             } catch (NumberFormatException e) {
-                throw new IllegalArgumentException("fac option '" + OVERHEAD_BUDGET + "' must be a fraction like 0.05 "
+                throw new ConfigurationException("fac option '" + OVERHEAD_BUDGET + "' must be a fraction like 0.05 "
                         + "or a percentage like 5%, got '" + text + "'");
             }
         }

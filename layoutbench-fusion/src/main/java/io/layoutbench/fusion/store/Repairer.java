@@ -13,10 +13,11 @@ import java.util.zip.CRC32C;
 
 /**
  * Repairs what nodes lost: rebuilds blocks and manifest replicas that are missing or damaged, for one object, for
- * all, or for everything a lost node held (onto its replacement). A block is decoded from k other blocks of its
- * stripe 4 MiB at a time into a {@link Spool} (memory or a temporary file), and written only once its whole CRC32C
- * matches the manifest's, so a repair never stores bytes it has not checked. Repairs go on past what cannot be
- * repaired and report it.
+ * all, or for everything a lost node held (onto its replacement). A block is rebuilt 4 MiB at a time into a
+ * {@link Spool} (memory or a temporary file): its own intact checksum units are kept, and each other unit is decoded
+ * from k blocks of its stripe whose same unit is intact (so blocks damaged in different units do not add up). It is
+ * written only once its whole CRC32C matches the manifest's, so a repair never stores bytes it has not checked.
+ * Repairs go on past what cannot be repaired and report it.
  *
  * <p>Thread-safe: it keeps no state of its own. Two repairs of the same object may both rewrite a block, with the
  * same bytes.
@@ -58,7 +59,7 @@ final class Repairer {
                     continue;
                 }
                 try {
-                    bytes += rebuildBlock(manifest, block);
+                    bytes += rebuildBlock(manifest, block, true);
                     rebuilt++;
                 } catch (RuntimeException e) {
                     failures.add(key + " " + block + ": " + Futures.unwrap(e).getMessage());
@@ -102,7 +103,7 @@ final class Repairer {
                         continue;
                     }
                     try {
-                        bytes += rebuildBlock(manifest, block);
+                        bytes += rebuildBlock(manifest, block, false);
                         rebuilt++;
                     } catch (RuntimeException e) {
                         failures.add(key + " " + block + ": " + Futures.unwrap(e).getMessage());
@@ -128,16 +129,31 @@ final class Repairer {
         }
     }
 
-    /** Decodes a whole block from the rest of its stripe, checks it and writes it to its node; returns bytes. */
-    private long rebuildBlock(FacManifest manifest, FacManifest.Block block) {
+    /**
+     * Decodes a whole block from the rest of its stripe, checks it and writes it to its node; returns bytes.
+     *
+     * @param keepOwnUnits whether to read the block itself and keep its intact units (not for a replaced node,
+     *                     which holds nothing)
+     */
+    private long rebuildBlock(FacManifest manifest, FacManifest.Block block, boolean keepOwnUnits) {
         FacOptions options = nodes.options();
         long window = rebuildWindow(manifest.checksumUnit());
         try (Spool spool = Spool.allocate(block.length(), options.memorySpoolLimit(), options.tempDirectory())) {
             CRC32C crc = new CRC32C();
             for (long from = 0; from < block.length(); from += window) {
                 long length = Math.min(window, block.length() - from);
+                // The block's own intact units are kept; only its damaged or missing ones are decoded.
+                BlockReader.UnitRead own = null;
+                String why = "block " + block.index() + " on node " + block.node() + ": on the replaced node";
+                if (keepOwnUnits) {
+                    try {
+                        own = ObjectBackend.await(reader.readUnits(manifest, block, from, from + length));
+                    } catch (RuntimeException e) {
+                        why = BlockReader.describe(block, Futures.unwrap(e));
+                    }
+                }
                 ByteBuffer bytes = ObjectBackend.await(reader.reconstruct(manifest, block.stripe(), block.index(),
-                        from, length, "rebuilding " + block));
+                        from, length, own, why));
                 byte[] array = new byte[bytes.remaining()];
                 bytes.get(array);
                 crc.update(array);

@@ -178,6 +178,65 @@ class FacBackendFailureTest {
     }
 
     @Test
+    void fourBlocksDamagedInDisjointUnitsAreDecodedUnitByUnitAndRepaired() {
+        int stripe = 1;
+        int[] blocks = {0, 2, 6, 7};   // data and parity blocks, each damaged in its own checksum unit
+        List<byte[]> originals = new ArrayList<>();
+        for (int i = 0; i < blocks.length; i++) {
+            originals.add(damage(stripe, blocks[i], i));
+        }
+
+        assertThat(bytes(fac.readAll(KEY))).isEqualTo(table);
+        try (FacBackend fresh = FacBackend.create(nodes, FacOptions.builder().checksumUnit(UNIT).build(), false)) {
+            for (FacManifest.Piece piece : manifest.locate(ByteRange.of(0, table.length))) {
+                if (piece.stripe() == stripe) {
+                    ByteRange range = ByteRange.of(piece.outputOffset(), piece.length());
+                    assertThat(bytes(fresh.readRange(KEY, range))).as("piece %s", piece).isEqualTo(slice(range));
+                }
+            }
+        }
+        assertThat(fac.statistics().checksumFailures()).isGreaterThanOrEqualTo(4);
+
+        RepairReport report = fac.repair(KEY);
+
+        assertThat(report.blocksRebuilt()).isEqualTo(4);
+        assertThat(report.complete()).isTrue();
+        for (int i = 0; i < blocks.length; i++) {
+            FacManifest.Block block = manifest.block(stripe, blocks[i]);
+            assertThat(bytes(nodes.get(block.node()).readAll(blockKey(stripe, blocks[i])))).isEqualTo(originals.get(i));
+        }
+    }
+
+    @Test
+    void fourBlocksDamagedInTheSameUnitFailNamingTheStripeTheUnitAndTheNodes() {
+        int stripe = 1;
+        int[] blocks = {0, 2, 6, 7};
+        List<Integer> damagedNodes = new ArrayList<>();
+        for (int b : blocks) {
+            damage(stripe, b, 1);
+            damagedNodes.add(manifest.block(stripe, b).node());
+        }
+
+        assertThatThrownBy(() -> fac.readAll(KEY))
+                .isInstanceOf(StripeUnavailableException.class)
+                .hasMessageContaining("of stripe " + stripe + " of " + KEY)
+                .hasMessageContaining("checksum unit 1 ([" + UNIT + ", " + 2 * UNIT + ") of the stripe's blocks)"
+                        + " cannot be used in 4 of its 9 blocks, on nodes " + damagedNodes)
+                .hasMessageContaining("block 2 on node " + damagedNodes.get(1) + ": fails its checksum in ["
+                        + UNIT + ", ")
+                .hasMessageContaining("survives the loss of at most 3 per unit")
+                .satisfies(e -> {
+                    StripeUnavailableException unavailable = (StripeUnavailableException) e;
+                    assertThat(unavailable.stripe()).isEqualTo(stripe);
+                    assertThat(unavailable.unit()).isEqualTo(1);
+                    assertThat(unavailable.missingNodes()).containsExactlyElementsOf(damagedNodes);
+                });
+        RepairReport report = fac.repair(KEY);
+        assertThat(report.complete()).isFalse();
+        assertThat(report.failures()).allSatisfy(failure -> assertThat(failure).contains("checksum unit 1"));
+    }
+
+    @Test
     void aLostNodeIsRebuiltOntoAReplacement() {
         int lost = 4;
         long held = manifest.stripes().stream().flatMap(s -> s.blocks().stream())
@@ -268,6 +327,21 @@ class FacBackendFailureTest {
         assertThat(decoded.locate(ByteRange.of(big - 5, 10))).containsExactly(
                 new FacManifest.Piece(0, 0, big - 5, 5, 0), new FacManifest.Piece(0, 1, 0, 5, 5));
         assertThat(decoded.nodesHolding(ByteRange.of(big + 2, 3))).containsExactly(1);
+    }
+
+    /** Flips a byte in checksum unit {@code unit} of a block; returns the block as it was. */
+    private byte[] damage(int stripe, int block, int unit) {
+        ObjectBackend node = nodes.get(manifest.block(stripe, block).node());
+        byte[] original = bytes(node.readAll(blockKey(stripe, block)));
+        assertThat(original.length).as("block %d of stripe %d", block, stripe).isGreaterThan((unit + 1) * UNIT);
+        byte[] damaged = original.clone();
+        damaged[unit * UNIT + UNIT / 2] ^= 0x10;
+        node.put(blockKey(stripe, block), damaged);
+        return original;
+    }
+
+    private String blockKey(int stripe, int block) {
+        return "blocks/" + KEY + ".fac/" + manifest.generation() + "-s" + stripe + "-b" + block;
     }
 
     private static byte[] slice(ByteRange range) {

@@ -2,6 +2,8 @@ package io.layoutbench.layouts.common;
 
 import static java.util.Objects.requireNonNull;
 
+import io.layoutbench.api.ConfigurationException;
+
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
@@ -31,13 +33,13 @@ public final class LayoutOptions {
     }
 
     /**
-     * @throws IllegalArgumentException naming an unknown key and the known ones
+     * @throws ConfigurationException naming an unknown key and the known ones
      */
     public static LayoutOptions of(String layout, Map<String, String> values, Set<String> known) {
         requireNonNull(values, "options are null");
         for (String key : values.keySet()) {
             if (!known.contains(key)) {
-                throw new IllegalArgumentException("Unknown " + layout + " option '" + key + "'; known options: "
+                throw new ConfigurationException("Unknown " + layout + " option '" + key + "'; known options: "
                         + (known.isEmpty() ? "none" : String.join(", ", new TreeSet<>(known))));
             }
         }
@@ -59,7 +61,7 @@ public final class LayoutOptions {
         try {
             return Integer.parseInt(text.trim());
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(layout + " option '" + key + "' must be an integer, got '" + text
+            throw new ConfigurationException(layout + " option '" + key + "' must be an integer, got '" + text
                     + "'");
         }
     }
@@ -85,7 +87,7 @@ public final class LayoutOptions {
     public static long parseSize(String what, String text) {
         Matcher m = SIZE.matcher(text.trim());
         if (!m.matches()) {
-            throw new IllegalArgumentException(what + " must be a size like 64MB, 512MiB or 1048576, got '" + text
+            throw new ConfigurationException(what + " must be a size like 64MB, 512MiB or 1048576, got '" + text
                     + "'");
         }
         long number = Long.parseLong(m.group(1));
@@ -97,11 +99,11 @@ public final class LayoutOptions {
             default -> 0;
         };
         if (number > (Long.MAX_VALUE >> shift)) {
-            throw new IllegalArgumentException(what + " is too large: '" + text + "'");
+            throw new ConfigurationException(what + " is too large: '" + text + "'");
         }
         long bytes = number << shift;
         if (bytes < 1) {
-            throw new IllegalArgumentException(what + " must be at least 1 byte, got '" + text + "'");
+            throw new ConfigurationException(what + " must be at least 1 byte, got '" + text + "'");
         }
         return bytes;
     }

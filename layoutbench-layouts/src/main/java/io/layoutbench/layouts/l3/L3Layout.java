@@ -1,5 +1,6 @@
 package io.layoutbench.layouts.l3;
 
+import io.layoutbench.api.ConfigurationException;
 import io.layoutbench.api.backend.ObjectBackend;
 import io.layoutbench.api.dataset.MetadataSchema;
 import io.layoutbench.api.layout.Dataset;
@@ -147,15 +148,15 @@ public final class L3Layout implements StorageLayout, SupportsModelling {
 
         Settings {
             if (fileSize < MIN_FILE_SIZE) {
-                throw new IllegalArgumentException("l3 option '" + FILE_SIZE + "' must be at least 256 KiB, got "
+                throw new ConfigurationException("l3 option '" + FILE_SIZE + "' must be at least 256 KiB, got "
                         + fileSize + " bytes");
             }
             if (rowGroupSize < MIN_ROW_GROUP_SIZE) {
-                throw new IllegalArgumentException("l3 option '" + ROW_GROUP_SIZE + "' must be at least 16 KiB, got "
+                throw new ConfigurationException("l3 option '" + ROW_GROUP_SIZE + "' must be at least 16 KiB, got "
                         + rowGroupSize + " bytes");
             }
             if (pageSize < MIN_PAGE_SIZE || pageSize > Integer.MAX_VALUE / 2) {
-                throw new IllegalArgumentException("l3 option '" + PAGE_SIZE + "' must be between 1 KiB and 1 GiB, "
+                throw new ConfigurationException("l3 option '" + PAGE_SIZE + "' must be between 1 KiB and 1 GiB, "
                         + "got " + pageSize + " bytes");
             }
         }

@@ -2,6 +2,7 @@ package io.layoutbench.backend.s3;
 
 import static java.util.Objects.requireNonNull;
 
+import io.layoutbench.api.ConfigurationException;
 import io.layoutbench.api.backend.ByteRange;
 import io.layoutbench.api.backend.ObjectBackend;
 import io.layoutbench.api.backend.ObjectInfo;
@@ -18,6 +19,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
 import java.nio.ByteBuffer;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
@@ -26,6 +28,7 @@ import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.NoSuchElementException;
+import java.util.Optional;
 import java.util.Set;
 import java.util.Spliterator;
 import java.util.Spliterators;
@@ -40,6 +43,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 import java.util.function.Supplier;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import java.util.stream.StreamSupport;
 
@@ -54,6 +58,8 @@ import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
 import software.amazon.awssdk.core.checksums.ResponseChecksumValidation;
 import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.profiles.ProfileFile;
+import software.amazon.awssdk.profiles.ProfileFileLocation;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.regions.providers.DefaultAwsRegionProviderChain;
 import software.amazon.awssdk.services.s3.S3AsyncClient;
@@ -664,8 +670,8 @@ public final class S3Backend implements ObjectBackend {
             return attempt.get();
         };
         return shared.retrier.run(kind, metrics, safeWhat, whileOpen,
-                failure -> S3Errors.translate(failure, safeWhat, key, shared.location, shared::redact,
-                        shared.options.retryPolicy().attemptTimeout()));
+                failure -> S3Errors.translate(failure, safeWhat, key, shared.location, shared.endpoint,
+                        shared::redact, shared.options.retryPolicy().attemptTimeout()));
     }
 
     /** Counts the first byte when a response without a streamed body completes, under the attempt timeout. */
@@ -767,6 +773,8 @@ public final class S3Backend implements ObjectBackend {
         final S3Location location;
         final S3Options options;
         final String region;
+        /** The host and port requests go to, for errors: {@code 127.0.0.1:9000}. */
+        final String endpoint;
         final S3AsyncClient client;
         final ScheduledThreadPoolExecutor scheduler;
         final Retrier retrier;
@@ -778,7 +786,11 @@ public final class S3Backend implements ObjectBackend {
             this.location = location;
             this.options = options;
             this.secrets = secretsOf(options.credentials());
+            if (options.credentials() instanceof S3Options.Profile profile) {
+                checkProfile(location, profile.name());
+            }
             this.region = resolveRegion(location, options);
+            this.endpoint = endpointOf(location, options, region);
             this.scheduler = new ScheduledThreadPoolExecutor(1, task -> {
                 Thread thread = new Thread(task, "layoutbench-s3-timer-" + THREAD_IDS.incrementAndGet());
                 thread.setDaemon(true);
@@ -790,7 +802,7 @@ public final class S3Backend implements ObjectBackend {
                 this.client = buildClient(options, region);
             } catch (RuntimeException e) {
                 scheduler.shutdownNow();
-                throw new IllegalArgumentException("Cannot create the S3 client for " + location.uri() + ": "
+                throw new ConfigurationException("Cannot create the S3 client for " + location.uri() + ": "
                         + redact(String.valueOf(e.getMessage())), e);
             }
             LOG.debug("Opened the S3 backend {} (region {}, {}{})", location.uri(), region, options.credentials(),
@@ -846,9 +858,46 @@ public final class S3Backend implements ObjectBackend {
             try {
                 return chain.build().getRegion().id();
             } catch (SdkException e) {
-                throw new IllegalArgumentException("No AWS region for " + location.uri() + ": set the backend"
+                throw new ConfigurationException("No AWS region for " + location.uri() + ": set the backend"
                         + " property region, the environment variable AWS_REGION, or a region in the AWS profile", e);
+            } catch (IllegalArgumentException e) {
+                // The SDK's profile file parser: "Expected an '=' sign defining a property on line 3".
+                throw new ConfigurationException("No AWS region for " + location.uri() + ": the AWS config files"
+                        + " cannot be read (" + e.getMessage() + ")", e);
             }
+        }
+
+        /**
+         * Fails now, rather than at the first request, when the named profile is in none of the AWS config files or
+         * they cannot be parsed. The SDK's parser names a line, never its contents, so its message is shown.
+         */
+        private static void checkProfile(S3Location location, String name) {
+            String files = Stream.of(ProfileFileLocation.configurationFileLocation(),
+                            ProfileFileLocation.credentialsFileLocation())
+                    .flatMap(Optional::stream).map(Path::toString).collect(Collectors.joining(" and "));
+            boolean found;
+            try {
+                found = ProfileFile.defaultProfileFile().profile(name).isPresent();
+            } catch (RuntimeException e) {
+                throw new ConfigurationException("Cannot read the AWS config files (" + files + ") for profile '"
+                        + name + "' of " + location.uri() + ": " + e.getMessage(), e);
+            }
+            if (!found) {
+                throw new ConfigurationException("No AWS profile '" + name + "' for " + location.uri() + " in "
+                        + (files.isEmpty() ? "the AWS config files: there are none (AWS_CONFIG_FILE,"
+                                + " AWS_SHARED_CREDENTIALS_FILE or ~/.aws/config and ~/.aws/credentials)" : files));
+            }
+        }
+
+        /** {@code host:port} of the endpoint override, or of AWS's endpoint for the bucket and region. */
+        private static String endpointOf(S3Location location, S3Options options, String region) {
+            URI uri = options.endpoint();
+            if (uri == null) {
+                String host = "s3." + region + ".amazonaws.com";
+                return (options.pathStyle() ? host : location.bucket() + "." + host) + ":443";
+            }
+            int port = uri.getPort() >= 0 ? uri.getPort() : "https".equalsIgnoreCase(uri.getScheme()) ? 443 : 80;
+            return uri.getHost() + ":" + port;
         }
 
         private static S3AsyncClient buildClient(S3Options options, String region) {

@@ -2,6 +2,7 @@ package io.layoutbench.backend.s3;
 
 import static java.util.Objects.requireNonNull;
 
+import io.layoutbench.api.ConfigurationException;
 import io.layoutbench.api.backend.ObjectBackend;
 import io.layoutbench.api.backend.ObjectBackendProvider;
 import io.layoutbench.api.metrics.RequestMetrics;
@@ -34,7 +35,7 @@ public final class S3BackendProvider implements ObjectBackendProvider {
         try {
             options = S3Options.fromProperties(properties);
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(e.getMessage() + " (opening " + S3Location.parse(uri).uri() + ")", e);
+            throw new ConfigurationException(e.getMessage() + " (opening " + S3Location.parse(uri).uri() + ")", e);
         }
         return new S3Backend(uri, options, metrics);
     }

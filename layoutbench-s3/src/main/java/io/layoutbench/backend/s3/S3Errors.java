@@ -36,6 +36,8 @@ final class S3Errors {
     private static final Set<String> TRANSIENT_CODES = Set.of("InternalError", "ServiceUnavailable",
             "RequestTimeout", "RequestTimeTooSkewed", "BadGateway", "GatewayTimeout");
     private static final Pattern SDK_ATTEMPT_COUNT = Pattern.compile("\\s*\\(SDK Attempt Count: \\d+\\)");
+    /** How the CRT's messages for requests it could not send start, in lower case. */
+    private static final String NOT_SENT = "failed to send the request";
 
     private S3Errors() {
     }
@@ -73,10 +75,12 @@ final class S3Errors {
      * @param what     the request, already redacted: {@code GET s3://bucket/prefix/key [0, 100)}
      * @param key      the key as the caller named it, for not-found messages
      * @param location the backend's bucket and prefix
+     * @param endpoint the host and port requests go to, {@code 127.0.0.1:9000}, named when a request cannot be
+     *                 sent or gets no answer
      * @param redact   removes credentials from a text
      */
     static StorageException translate(Throwable failure, String what, String key, S3Location location,
-            UnaryOperator<String> redact, Duration attemptTimeout) {
+            String endpoint, UnaryOperator<String> redact, Duration attemptTimeout) {
         for (Throwable t = failure; t != null; t = t.getCause()) {
             if (t instanceof StorageException storage) {
                 return storage;   // ours, thrown while receiving a body and wrapped by the SDK
@@ -85,21 +89,25 @@ final class S3Errors {
         if (failure instanceof AwsServiceException service) {
             return fromService(service, what, key, location, redact);
         }
+        String at = " at the S3 endpoint " + endpoint + " (bucket " + location.bucket() + ")";
         if (failure instanceof TimeoutException) {
-            return new TransientStorageException(what + ": " + failure.getMessage()
+            return new TransientStorageException(what + ": " + failure.getMessage() + at
                     + " (attemptTimeout " + attemptTimeout.toMillis() + " ms)", failure, false);
         }
         if (failure instanceof SdkClientException client) {
-            return fromClient(client, what, redact);
+            return fromClient(client, what, at, redact);
         }
         if (failure instanceof IOException) {
-            return new TransientStorageException(what + ": " + redact.apply(String.valueOf(failure.getMessage())),
-                    failure, false);
+            return new TransientStorageException(what + " failed" + at + ": "
+                    + redact.apply(String.valueOf(failure.getMessage())), failure, false);
         }
         if (failure instanceof CancellationException) {
             return new StorageException(what + ": cancelled", failure);
         }
-        return new StorageException(what + ": " + redact.apply(failure.toString()), failure);
+        // The message alone: a class name means nothing to whoever reads the error (--verbose shows the trace).
+        String message = failure.getMessage() == null || failure.getMessage().isBlank()
+                ? "failed without a message" : failure.getMessage();
+        return new StorageException(what + ": " + redact.apply(message), failure);
     }
 
     private static StorageException fromService(AwsServiceException e, String what, String key, S3Location location,
@@ -139,16 +147,24 @@ final class S3Errors {
 
     /**
      * The CRT reports connection failures, and 500 and 503 answers it gave up retrying, as client exceptions that
-     * start "Failed to send the request"; credential and configuration problems are client exceptions too.
+     * start "Failed to send the request"; credential and configuration problems are client exceptions too. A
+     * request that could not be sent names the endpoint and bucket ({@code at}): "GET s3://b/k [0, 10) could not be
+     * sent to the S3 endpoint 127.0.0.1:9000 (bucket b): socket connection refused".
      */
-    private static StorageException fromClient(SdkClientException e, String what, UnaryOperator<String> redact) {
+    private static StorageException fromClient(SdkClientException e, String what, String at,
+            UnaryOperator<String> redact) {
         String message = redact.apply(SDK_ATTEMPT_COUNT.matcher(String.valueOf(e.getMessage())).replaceAll(""));
         String lower = message.toLowerCase(Locale.ROOT);
         if (lower.contains("throttl") || lower.contains("slow down") || lower.contains("slowdown")) {
             return new TransientStorageException(what + ": " + message, e, true);
         }
-        if (lower.startsWith("failed to send the request") || hasIoCause(e)) {
-            return new TransientStorageException(what + ": " + message, e, false);
+        if (lower.startsWith(NOT_SENT)) {
+            String why = message.substring(NOT_SENT.length()).replaceFirst("^[:\\s]+", "").replaceFirst("\\.$", "");
+            return new TransientStorageException(what + " could not be sent" + at.replaceFirst(" at ", " to ")
+                    + (why.isEmpty() ? "" : ": " + why), e, false);
+        }
+        if (hasIoCause(e)) {
+            return new TransientStorageException(what + " failed" + at + ": " + message, e, false);
         }
         return new StorageException(what + ": " + message, e);
     }

@@ -2,6 +2,7 @@ package io.layoutbench.backend.s3;
 
 import static java.util.Objects.requireNonNull;
 
+import io.layoutbench.api.ConfigurationException;
 import io.layoutbench.api.backend.ObjectKeys;
 
 import java.net.URI;
@@ -24,30 +25,30 @@ record S3Location(String bucket, String prefix, URI uri) {
     /**
      * The location {@code uri} names.
      *
-     * @throws IllegalArgumentException if it is not {@code s3://bucket[/prefix]}; the message never repeats
+     * @throws ConfigurationException if it is not {@code s3://bucket[/prefix]}; the message never repeats
      *                                  credentials put in the URI
      */
     static S3Location parse(URI uri) {
         requireNonNull(uri, "uri is null");
         if (!"s3".equalsIgnoreCase(uri.getScheme()) || uri.isOpaque()) {
-            throw new IllegalArgumentException("An S3 backend URI looks like s3://bucket/prefix; got '" + uri + "'");
+            throw new ConfigurationException("An S3 backend URI looks like s3://bucket/prefix; got '" + uri + "'");
         }
         if (uri.getRawUserInfo() != null) {
             // Do not echo the URI: the user info may be a secret.
-            throw new IllegalArgumentException("An S3 backend URI must not hold credentials (s3://" + "user:secret@"
+            throw new ConfigurationException("An S3 backend URI must not hold credentials (s3://" + "user:secret@"
                     + "...); pass them as the properties accessKeyId and secretAccessKey, or use the default chain");
         }
         String bucket = uri.getRawAuthority();
         if (bucket == null || bucket.isEmpty()) {
-            throw new IllegalArgumentException("An S3 backend URI must name a bucket, like s3://bucket/prefix; got '"
+            throw new ConfigurationException("An S3 backend URI must name a bucket, like s3://bucket/prefix; got '"
                     + uri + "'");
         }
         if (bucket.contains(":") || bucket.contains("%")) {
-            throw new IllegalArgumentException("Invalid bucket name '" + bucket + "' in '" + uri
+            throw new ConfigurationException("Invalid bucket name '" + bucket + "' in '" + uri
                     + "'; set a custom endpoint with the property endpoint, not in the URI");
         }
         if (uri.getRawQuery() != null || uri.getRawFragment() != null) {
-            throw new IllegalArgumentException("An S3 backend URI takes settings as properties, not as a query or"
+            throw new ConfigurationException("An S3 backend URI takes settings as properties, not as a query or"
                     + " fragment: got '" + uri + "'");
         }
         String path = uri.getPath() == null ? "" : uri.getPath();
@@ -61,7 +62,7 @@ record S3Location(String bucket, String prefix, URI uri) {
             try {
                 ObjectKeys.check(path);
             } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException("Invalid key prefix in the S3 backend URI '" + uri + "': "
+                throw new ConfigurationException("Invalid key prefix in the S3 backend URI '" + uri + "': "
                         + e.getMessage(), e);
             }
         }

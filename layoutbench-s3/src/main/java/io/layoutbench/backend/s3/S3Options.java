@@ -2,6 +2,7 @@ package io.layoutbench.backend.s3;
 
 import static java.util.Objects.requireNonNull;
 
+import io.layoutbench.api.ConfigurationException;
 import io.layoutbench.api.backend.RetryPolicy;
 
 import java.net.URI;
@@ -109,7 +110,7 @@ public record S3Options(String region, URI endpoint, boolean pathStyle, Credenti
         public Profile {
             requireNonNull(name, "name is null");
             if (name.isBlank()) {
-                throw new IllegalArgumentException("An AWS profile name must not be blank");
+                throw new ConfigurationException("An AWS profile name must not be blank");
             }
         }
 
@@ -129,7 +130,7 @@ public record S3Options(String region, URI endpoint, boolean pathStyle, Credenti
             requireNonNull(accessKeyId, "accessKeyId is null");
             requireNonNull(secretAccessKey, "secretAccessKey is null");
             if (accessKeyId.isBlank() || secretAccessKey.isBlank()) {
-                throw new IllegalArgumentException("S3 accessKeyId and secretAccessKey must not be blank");
+                throw new ConfigurationException("S3 accessKeyId and secretAccessKey must not be blank");
             }
         }
 
@@ -144,24 +145,24 @@ public record S3Options(String region, URI endpoint, boolean pathStyle, Credenti
         requireNonNull(checksumMode, "checksumMode is null");
         requireNonNull(retryPolicy, "retryPolicy is null");
         if (region != null && region.isBlank()) {
-            throw new IllegalArgumentException("S3 region must not be blank");
+            throw new ConfigurationException("S3 region must not be blank");
         }
         if (endpoint != null && (endpoint.getScheme() == null || endpoint.getHost() == null)) {
-            throw new IllegalArgumentException("S3 endpoint must be a URL like http://127.0.0.1:9000, got '"
-                    + endpoint + "'");
+            throw new ConfigurationException("S3 endpoint must be a URL with a scheme and a host, like"
+                    + " http://127.0.0.1:9000");
         }
         if (maxConcurrency != null && maxConcurrency < 1) {
-            throw new IllegalArgumentException("S3 maxConcurrency must be at least 1, got " + maxConcurrency);
+            throw new ConfigurationException("S3 maxConcurrency must be at least 1");
         }
         if (!(targetThroughputGbps > 0) || Double.isInfinite(targetThroughputGbps)) {
-            throw new IllegalArgumentException("S3 targetThroughputGbps must be positive, got " + targetThroughputGbps);
+            throw new ConfigurationException("S3 targetThroughputGbps must be a positive, finite number");
         }
         if (partSize < MIN_PART_SIZE || partSize > MAX_PART_SIZE) {
-            throw new IllegalArgumentException("S3 partSize must be between 5MiB (S3's smallest part) and 1GiB"
-                    + " (parts are held in memory), got " + partSize + " bytes");
+            throw new ConfigurationException("S3 partSize must be between 5MiB (S3's smallest part) and 1GiB"
+                    + " (parts are held in memory)");
         }
         if (connectTimeout != null && (connectTimeout.isNegative() || connectTimeout.isZero())) {
-            throw new IllegalArgumentException("S3 connectTimeout must be positive, got " + connectTimeout);
+            throw new ConfigurationException("S3 connectTimeout must be positive");
         }
     }
 
@@ -174,14 +175,15 @@ public record S3Options(String region, URI endpoint, boolean pathStyle, Credenti
     /**
      * Options from backend properties (the table above).
      *
-     * @throws IllegalArgumentException naming the property, its value (never a secret) and what is allowed
+     * @throws ConfigurationException naming the property and what is allowed, never the value given (a secret
+     *                                may have been put under another property's name)
      */
     public static S3Options fromProperties(Map<String, String> properties) {
         requireNonNull(properties, "properties is null");
         Set<String> unknown = new TreeSet<>(properties.keySet());
         unknown.removeAll(PROPERTIES);
         if (!unknown.isEmpty()) {
-            throw new IllegalArgumentException("Unknown S3 backend properties " + unknown + "; supported: "
+            throw new ConfigurationException("Unknown S3 backend properties " + unknown + "; supported: "
                     + new TreeSet<>(PROPERTIES));
         }
         S3Options options = defaults();
@@ -279,15 +281,15 @@ public record S3Options(String region, URI endpoint, boolean pathStyle, Credenti
         String token = properties.get("sessionToken");
         String profile = trimmed(properties, "profile");
         if ((id == null) != (secret == null)) {
-            throw new IllegalArgumentException("S3 backend properties accessKeyId and secretAccessKey go together:"
+            throw new ConfigurationException("S3 backend properties accessKeyId and secretAccessKey go together:"
                     + " set both, or neither to use the default credentials chain");
         }
         if (token != null && id == null) {
-            throw new IllegalArgumentException("S3 backend property sessionToken needs accessKeyId and"
+            throw new ConfigurationException("S3 backend property sessionToken needs accessKeyId and"
                     + " secretAccessKey");
         }
         if (id != null && profile != null) {
-            throw new IllegalArgumentException("S3 backend properties accessKeyId/secretAccessKey and profile"
+            throw new ConfigurationException("S3 backend properties accessKeyId/secretAccessKey and profile"
                     + " exclude each other: set one");
         }
         if (id != null) {
@@ -305,16 +307,15 @@ public record S3Options(String region, URI endpoint, boolean pathStyle, Credenti
         try {
             return new URI(value);
         } catch (java.net.URISyntaxException e) {
-            throw new IllegalArgumentException("S3 backend property endpoint must be a URL like"
-                    + " http://127.0.0.1:9000, got '" + value + "'", e);
+            throw new ConfigurationException("S3 backend property endpoint must be a URL like"
+                    + " http://127.0.0.1:9000: " + e.getReason(), e);
         }
     }
 
     private static boolean parseBoolean(String name, String value) {
         String lower = value.toLowerCase(Locale.ROOT);
         if (!lower.equals("true") && !lower.equals("false")) {
-            throw new IllegalArgumentException("S3 backend property " + name + " must be true or false, got '"
-                    + value + "'");
+            throw new ConfigurationException("S3 backend property " + name + " must be true or false");
         }
         return Boolean.parseBoolean(lower);
     }
@@ -323,8 +324,7 @@ public record S3Options(String region, URI endpoint, boolean pathStyle, Credenti
         try {
             return Integer.parseInt(value);
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("S3 backend property " + name + " must be an integer, got '" + value
-                    + "'", e);
+            throw new ConfigurationException("S3 backend property " + name + " must be an integer");
         }
     }
 
@@ -332,8 +332,7 @@ public record S3Options(String region, URI endpoint, boolean pathStyle, Credenti
         try {
             return Double.parseDouble(value);
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("S3 backend property " + name + " must be a number, got '" + value
-                    + "'", e);
+            throw new ConfigurationException("S3 backend property " + name + " must be a number");
         }
     }
 
@@ -341,8 +340,8 @@ public record S3Options(String region, URI endpoint, boolean pathStyle, Credenti
     static long parseSize(String name, String value) {
         Matcher m = SIZE.matcher(value);
         if (!m.matches()) {
-            throw new IllegalArgumentException("S3 backend property " + name + " must be a size like 8MiB, 16MB or"
-                    + " 8388608, got '" + value + "'");
+            throw new ConfigurationException("S3 backend property " + name + " must be a size like 8MiB, 16MB or"
+                    + " 8388608");
         }
         String unit = m.group(2) == null ? "b" : m.group(2).toLowerCase(Locale.ROOT);
         long multiplier = switch (unit) {
@@ -353,13 +352,13 @@ public record S3Options(String region, URI endpoint, boolean pathStyle, Credenti
             case "mib" -> 1L << 20;
             case "gb" -> 1000_000_000L;
             case "gib" -> 1L << 30;
-            default -> throw new IllegalArgumentException("S3 backend property " + name + " has an unknown unit '"
-                    + m.group(2) + "'");
+            default -> throw new ConfigurationException("S3 backend property " + name + " has an unknown unit;"
+                    + " use B, KiB, MiB, GiB, KB, MB or GB");
         };
         try {
             return Math.multiplyExact(Long.parseLong(m.group(1)), multiplier);
         } catch (ArithmeticException | NumberFormatException e) {
-            throw new IllegalArgumentException("S3 backend property " + name + " is too large: '" + value + "'", e);
+            throw new ConfigurationException("S3 backend property " + name + " is too large", e);
         }
     }
 
@@ -378,8 +377,8 @@ public record S3Options(String region, URI endpoint, boolean pathStyle, Credenti
             }
             return Duration.parse(value);
         } catch (DateTimeParseException | NumberFormatException | ArithmeticException e) {
-            throw new IllegalArgumentException("S3 backend property " + name + " must be a duration like 500ms, 30s,"
-                    + " 2m or PT30S, got '" + value + "'", e);
+            throw new ConfigurationException("S3 backend property " + name + " must be a duration like 500ms, 30s,"
+                    + " 2m or PT30S");
         }
     }
 
@@ -387,8 +386,8 @@ public record S3Options(String region, URI endpoint, boolean pathStyle, Credenti
         try {
             return ChecksumMode.valueOf(value.toUpperCase(Locale.ROOT));
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("S3 backend property checksumMode must be when_supported or"
-                    + " when_required, got '" + value + "'", e);
+            throw new ConfigurationException("S3 backend property checksumMode must be when_supported or"
+                    + " when_required");
         }
     }
 }

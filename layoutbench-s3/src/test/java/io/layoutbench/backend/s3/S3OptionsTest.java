@@ -4,16 +4,20 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.layoutbench.api.ConfigurationException;
 import io.layoutbench.api.backend.ObjectBackend;
 import io.layoutbench.api.backend.ObjectBackends;
 import io.layoutbench.api.backend.RetryPolicy;
 import io.layoutbench.api.metrics.RequestMetrics;
 
 import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** Properties, URIs and discovery. */
 class S3OptionsTest {
@@ -121,12 +125,59 @@ class S3OptionsTest {
     @Test
     void withoutARegionAnywhereOpeningFailsSayingWhereToSetIt() {
         assumeTrue(System.getenv("AWS_REGION") == null && System.getenv("AWS_DEFAULT_REGION") == null
-                && System.getProperty("aws.region") == null, "a region is set in the environment");
-        assertThatThrownBy(() -> new S3Backend(URI.create("s3://b/x"),
-                S3Options.defaults().withCredentials(new S3Options.Profile("layoutbench-no-such-profile")),
-                RequestMetrics.NONE))
-                .isInstanceOf(IllegalArgumentException.class)
+                && System.getProperty("aws.region") == null && !new java.io.File(System.getProperty("user.home"),
+                        ".aws").exists(), "a region may be set in the environment");
+        assertThatThrownBy(() -> new S3Backend(URI.create("s3://b/x"), S3Options.defaults(), RequestMetrics.NONE))
+                .isInstanceOf(ConfigurationException.class)
                 .hasMessageContaining("No AWS region for s3://b/x/")
                 .hasMessageContaining("AWS_REGION");
+    }
+
+    @Test
+    void aMissingProfileFailsWhenOpeningNotAtTheFirstRequest() {
+        assertThatThrownBy(() -> new S3Backend(URI.create("s3://b/x"), S3Options.defaults().withRegion("eu-west-1")
+                .withCredentials(new S3Options.Profile("layoutbench-no-such-profile")), RequestMetrics.NONE))
+                .isInstanceOf(ConfigurationException.class)
+                .hasMessageStartingWith("No AWS profile 'layoutbench-no-such-profile' for s3://b/x/ in ");
+    }
+
+    @Test
+    void anUnreadableAwsConfigFileIsAConfigurationErrorThatShowsNoneOfItsLines(@TempDir Path dir)
+            throws Exception {
+        Path config = dir.resolve("config");
+        Files.writeString(config, "aws_secret_access_key = SECRETLINE\n[profile dev\n");
+        String before = System.getProperty("aws.configFile");
+        System.setProperty("aws.configFile", config.toString());
+        try {
+            assertThatThrownBy(() -> new S3Backend(URI.create("s3://b/x"), S3Options.defaults()
+                    .withRegion("eu-west-1").withCredentials(new S3Options.Profile("dev")), RequestMetrics.NONE))
+                    .isInstanceOf(ConfigurationException.class)
+                    .hasMessageStartingWith("Cannot read the AWS config files (" + config + ") for profile 'dev' of"
+                            + " s3://b/x/: ")
+                    .hasMessageContaining("line 1")
+                    .hasMessageNotContaining("SECRETLINE");
+        } finally {
+            if (before == null) {
+                System.clearProperty("aws.configFile");
+            } else {
+                System.setProperty("aws.configFile", before);
+            }
+        }
+    }
+
+    @Test
+    void badPropertyValuesAreNeverRepeatedInErrors() {
+        Map<String, String> bad = Map.of("maxAttempts", "SECRET1", "partSize", "SECRET2", "pathStyle", "SECRET3",
+                "connectTimeout", "SECRET4", "checksumMode", "SECRET5", "targetThroughputGbps", "SECRET6",
+                "endpoint", "http://[SECRET7", "maxConcurrency", "SECRET8");
+        for (Map.Entry<String, String> property : bad.entrySet()) {
+            assertThatThrownBy(() -> ObjectBackends.open(URI.create("s3://b/x"), Map.of(property.getKey(),
+                    property.getValue()), RequestMetrics.NONE))
+                    .as(property.getKey())
+                    .isInstanceOf(ConfigurationException.class)
+                    .hasMessageContaining("S3 backend property " + property.getKey())
+                    .hasMessageContaining("(opening s3://b/x/)")
+                    .hasMessageNotContaining("SECRET");
+        }
     }
 }
