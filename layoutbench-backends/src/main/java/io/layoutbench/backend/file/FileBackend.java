@@ -10,6 +10,7 @@ import io.layoutbench.api.backend.ObjectKeys;
 import io.layoutbench.api.backend.ObjectNotFoundException;
 import io.layoutbench.api.backend.RangeNotSatisfiableException;
 import io.layoutbench.api.backend.StorageException;
+import io.layoutbench.api.internal.SlicedIo;
 import io.layoutbench.api.metrics.RequestKind;
 import io.layoutbench.api.metrics.RequestMetrics;
 
@@ -62,7 +63,9 @@ import org.slf4j.LoggerFactory;
  *
  * <ul>
  *   <li><b>Reads</b> run on a small pool of daemon threads owned by the backend ({@code layoutbench-file-io-N}):
- *       one positional {@link FileChannel} read into a heap buffer of exactly the range, the only copy.
+ *       positional {@link FileChannel} reads into a heap buffer of exactly the range, at most
+ *       {@value SlicedIo#SLICE_BYTES} bytes each, so that the JDK's temporary direct buffer for each read stays
+ *       that small whatever the range.
  *       One read returns at most {@value #MAX_READ_BYTES} bytes; objects may be larger and are read in ranges.
  *   <li><b>Writes are atomic</b>: data goes to a hidden temporary file next to the target
  *       ({@code .<name>.<16 hex digits>.tmp}), is forced to disk, then renamed over the target. A failed put
@@ -378,7 +381,9 @@ public final class FileBackend implements ObjectBackend {
             ByteBuffer buffer = ByteBuffer.allocate((int) wanted.length());
             long position = wanted.offset();
             while (buffer.hasRemaining()) {
-                int n = channel.read(buffer, position);
+                // In slices: one read of the whole range would take a temporary direct buffer of its size,
+                // cached by this I/O thread for good (see SlicedIo).
+                int n = SlicedIo.read(channel, buffer, position);
                 if (n < 0) {
                     throw new StorageException("Cannot read range " + wanted + " of " + key + " (" + path
                             + "): the file ended at byte " + position + " though it was " + size

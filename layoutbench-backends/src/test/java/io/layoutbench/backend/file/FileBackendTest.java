@@ -11,6 +11,7 @@ import io.layoutbench.api.backend.ObjectInfo;
 import io.layoutbench.api.backend.ObjectNotFoundException;
 import io.layoutbench.api.backend.RangeNotSatisfiableException;
 import io.layoutbench.api.backend.StorageException;
+import io.layoutbench.api.internal.SlicedIo;
 import io.layoutbench.api.metrics.MetricsSnapshot;
 import io.layoutbench.api.metrics.QueryMetrics;
 import io.layoutbench.api.metrics.RequestKind;
@@ -21,12 +22,16 @@ import io.layoutbench.backend.memory.MemoryBackend;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.io.UncheckedIOException;
+import java.lang.management.BufferPoolMXBean;
+import java.lang.management.ManagementFactory;
 import java.net.URI;
+import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -240,6 +245,36 @@ class FileBackendTest extends ObjectBackendContractTest {
         assertThatThrownBy(() -> backend.readAll("huge.bin"))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("huge.bin").hasMessageContaining("read it in ranges");
+    }
+
+    @Test
+    void largeRangesAreReadWithoutADirectBufferOfTheirSize() throws Exception {
+        // A FileChannel read into a heap buffer copies through a temporary direct buffer as large as the read, which
+        // the JDK caches in the reading thread: four threads reading 24 MiB at once would keep 96 MiB outside the
+        // heap. Read in slices, they keep at most a slice each.
+        int threads = 4;
+        int size = 24 << 20;
+        Path file = root().resolve("large.bin");
+        Files.createDirectories(file.getParent());
+        try (RandomAccessFile out = new RandomAccessFile(file.toFile(), "rw")) {
+            out.setLength(size);
+        }
+        BufferPoolMXBean direct = ManagementFactory.getPlatformMXBeans(BufferPoolMXBean.class).stream()
+                .filter(pool -> pool.getName().equals("direct")).findFirst().orElseThrow();
+        try (FileBackend reader = new FileBackend(root(), FileBackend.Options.defaults().withIoThreads(threads),
+                RequestMetrics.NONE)) {
+            long before = direct.getMemoryUsed();
+            List<CompletableFuture<ByteBuffer>> reads = new ArrayList<>();
+            for (int i = 0; i < threads; i++) {
+                reads.add(reader.readRangeAsync("large.bin", ByteRange.of(i, size - threads)));
+            }
+            for (CompletableFuture<ByteBuffer> read : reads) {
+                assertThat(read.join().remaining()).isEqualTo(size - threads);
+            }
+
+            assertThat(direct.getMemoryUsed() - before).as("direct memory the reads took and kept")
+                    .isLessThanOrEqualTo((long) threads * SlicedIo.SLICE_BYTES);
+        }
     }
 
     // ---- threads, metrics, lifecycle ---------------------------------------------------------------------
