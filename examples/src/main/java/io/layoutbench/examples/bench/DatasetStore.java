@@ -105,7 +105,7 @@ public final class DatasetStore {
                 "(ingested earlier; no ingest record)", backendLabel, prefix, LayoutSettings.describe(options),
                 costModel.network().name(), true, summary.sampleCount(), summary.payloadBytes(),
                 summary.storedBytes(), summary.objectCount(), 0, 0, 0, 0, 0, 0, 0,
-                costModel.prices().storageDollars(summary.storedBytes(), 1), 0));
+                costModel.prices().storageDollars(summary.storedBytes(), 1), 0, 0, 0, 0));
         return Optional.of(recorded.asReused(backendLabel, costModel.network().name(),
                 costModel.network().hourlyPriceUsd()));
     }
@@ -117,8 +117,8 @@ public final class DatasetStore {
         QueryMetrics metrics = new QueryMetrics();
         ObjectBackend counted = backend.withMetrics(metrics);
         DatasetSummary summary;
-        long peakHeap;
-        try (HeapSampler.Measurement heap = HeapSampler.start();
+        MemoryPeaks peaks;
+        try (MemorySampler.Measurement memory = MemorySampler.start();
                 Progress bar = progress.start("Ingest " + layout.name(), source.expectedSamples(), "samples")) {
             metrics.start();
             SampleSource samplesSource = source.source().get();
@@ -132,7 +132,7 @@ public final class DatasetStore {
                 summary = writer.commit();
             }
             metrics.stop();
-            peakHeap = heap.peakBytes();
+            peaks = memory.peaks();
         }
         MetricsSnapshot measured = metrics.snapshot();
         // Transfer into S3 is free: an ingest pays for its requests and for the client's time.
@@ -143,7 +143,8 @@ public final class DatasetStore {
                 summary.payloadBytes(), summary.storedBytes(), summary.objectCount(), seconds(measured.wallTime()),
                 measured.bytesSent() + measured.bytesReceived(), measured.totalRequests(),
                 measured.putClassRequests(), cost.requestUsd(), cost.computeUsd(), cost.total(),
-                costModel.prices().storageDollars(summary.storedBytes(), 1), peakHeap);
+                costModel.prices().storageDollars(summary.storedBytes(), 1), peaks.heapBytes(), peaks.directBytes(),
+                peaks.mappedBytes(), peaks.residentBytes());
         writeRecord(prefix, row);
         return row;
     }
