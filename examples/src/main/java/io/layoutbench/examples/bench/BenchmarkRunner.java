@@ -197,13 +197,13 @@ public final class BenchmarkRunner {
         return SimulatedNetworkBackend.builder(view, config.profile()).seed(seed).build();
     }
 
-    private record Measured(RetrievalStats stats, Duration time, long peakHeapBytes) {
+    private record Measured(RetrievalStats stats, Duration time, MemoryPeaks memory) {
     }
 
     private static Measured measure(Dataset dataset, Query query, QueryOptions options) {
         // Start every run from the live set, so that its peak heap is not the previous run's garbage.
         System.gc();
-        try (HeapSampler.Measurement heap = HeapSampler.start()) {
+        try (MemorySampler.Measurement memory = MemorySampler.start()) {
             long start = System.nanoTime();
             RetrievalStats stats;
             long consumed = 0;
@@ -219,7 +219,7 @@ public final class BenchmarkRunner {
                 throw new IllegalStateException("Query " + query + " handed out " + consumed
                         + " payload bytes but reported " + stats.payloadBytes());
             }
-            return new Measured(stats, time, heap.peakBytes());
+            return new Measured(stats, time, memory.peaks());
         }
     }
 
@@ -235,6 +235,7 @@ public final class BenchmarkRunner {
                 transfer.putClassRequests(), DatasetStore.seconds(measured.time()),
                 DatasetStore.seconds(measured.stats().timeToFirstSample()), cost.transferUsd(), cost.requestUsd(),
                 cost.computeUsd(), cost.total(), DatasetStore.seconds(predicted.time()), predicted.bytes(),
-                predicted.requests(), predicted.cost().total(), measured.peakHeapBytes());
+                predicted.requests(), predicted.cost().total(), measured.memory().heapBytes(),
+                measured.memory().directBytes(), measured.memory().mappedBytes(), measured.memory().residentBytes());
     }
 }

@@ -167,8 +167,8 @@ public final class DatasetStore {
         // Before reading the samples: a file changed during the ingest then shows as a change next time.
         SourceFingerprint fingerprint = source.fingerprint().get();
         DatasetSummary summary;
-        long peakHeap;
-        try (HeapSampler.Measurement heap = HeapSampler.start();
+        MemoryPeaks peaks;
+        try (MemorySampler.Measurement memory = MemorySampler.start();
                 Progress bar = progress.start("Ingest " + layout.name(), source.expectedSamples(), "samples")) {
             metrics.start();
             SampleSource samplesSource = source.source().get();
@@ -182,7 +182,7 @@ public final class DatasetStore {
                 summary = writer.commit();
             }
             metrics.stop();
-            peakHeap = heap.peakBytes();
+            peaks = memory.peaks();
         }
         MetricsSnapshot measured = metrics.snapshot();
         // Transfer into S3 is free: an ingest pays for its requests and for the client's time.
@@ -193,7 +193,8 @@ public final class DatasetStore {
                 summary.payloadBytes(), summary.storedBytes(), summary.objectCount(), seconds(measured.wallTime()),
                 measured.bytesSent() + measured.bytesReceived(), measured.totalRequests(),
                 measured.putClassRequests(), cost.requestUsd(), cost.computeUsd(), cost.total(),
-                costModel.prices().storageDollars(summary.storedBytes(), 1), peakHeap);
+                costModel.prices().storageDollars(summary.storedBytes(), 1), peaks.heapBytes(), peaks.directBytes(),
+                peaks.mappedBytes(), peaks.residentBytes());
         writeRecord(prefix, new IngestRecord(row, source.name(), fingerprint));
         return row;
     }

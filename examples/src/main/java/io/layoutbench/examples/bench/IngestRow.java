@@ -28,6 +28,10 @@ import static java.util.Objects.requireNonNull;
  * @param costUsd             total: requests + compute (transfer in is free)
  * @param storageUsdPerMonth  dollars per month to keep the stored bytes
  * @param peakHeapBytes       peak used heap observed during the ingest
+ * @param peakDirectBytes     peak direct buffer memory during the ingest
+ * @param peakMappedBytes     peak mapped buffer memory during the ingest
+ * @param peakRssBytes        peak resident size of the process during the ingest, -1 where the system does not say
+ *                            (the four peaks are 0 when the ingest was recorded without them)
  */
 public record IngestRow(
         String layout,
@@ -50,7 +54,10 @@ public record IngestRow(
         double computeUsd,
         double costUsd,
         double storageUsdPerMonth,
-        long peakHeapBytes) {
+        long peakHeapBytes,
+        long peakDirectBytes,
+        long peakMappedBytes,
+        long peakRssBytes) {
 
     public IngestRow {
         requireNonNull(layout, "layout is null");
@@ -70,6 +77,7 @@ public record IngestRow(
         double compute = hourlyUsd * seconds / 3600.0;
         return new IngestRow(layout, dataset, source, newBackend, prefix, options, newProfile, true, samples,
                 payloadBytes, storedBytes, objects, seconds, bytes, requests, putRequests, requestUsd, compute,
-                requestUsd + compute, storageUsdPerMonth, peakHeapBytes);
+                requestUsd + compute, storageUsdPerMonth, peakHeapBytes, peakDirectBytes, peakMappedBytes,
+                peakRssBytes);
     }
 }

@@ -32,6 +32,10 @@ import static java.util.Objects.requireNonNull;
  * @param predictedRequests     the cost model's request count
  * @param predictedCostUsd      the cost model's total cost
  * @param peakHeapBytes         peak used heap observed during the run (whole JVM)
+ * @param peakDirectBytes       peak direct buffer memory during the run (whole JVM)
+ * @param peakMappedBytes       peak mapped buffer memory during the run (whole JVM)
+ * @param peakRssBytes          peak resident size of the process during the run, -1 where the system does not say
+ *                              (see {@link MemorySampler})
  */
 public record RunRow(
         String layout,
@@ -59,7 +63,10 @@ public record RunRow(
         long predictedBytes,
         long predictedRequests,
         double predictedCostUsd,
-        long peakHeapBytes) {
+        long peakHeapBytes,
+        long peakDirectBytes,
+        long peakMappedBytes,
+        long peakRssBytes) {
 
     /** {@link #run()} of a fresh client's first query. */
     public static final String COLD = "cold";

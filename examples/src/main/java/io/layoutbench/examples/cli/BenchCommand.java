@@ -13,6 +13,7 @@ import io.layoutbench.examples.bench.BenchmarkRunner;
 import io.layoutbench.examples.bench.DatasetSource;
 import io.layoutbench.examples.bench.DatasetStore;
 import io.layoutbench.examples.bench.IngestRow;
+import io.layoutbench.examples.bench.MemorySampler;
 import io.layoutbench.examples.bench.Progress;
 import io.layoutbench.examples.bench.RunRow;
 import io.layoutbench.examples.report.BenchReport;
@@ -218,6 +219,7 @@ final class BenchCommand implements Callable<Integer> {
             Map<String, Object> settings = settings(startedAt, opened, layouts, queries, prices);
             settings.put("query_seconds", querySeconds);
             settings.put("total_seconds", (System.nanoTime() - started) / 1e9);
+            settings.put("peak_rss_bytes", MemorySampler.processPeakResidentBytes());
             BenchReport report = new BenchReport(settings, rows, ingest);
             out.print(TerminalReport.render(report));
 

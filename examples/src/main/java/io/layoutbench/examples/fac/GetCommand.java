@@ -1,6 +1,7 @@
 package io.layoutbench.examples.fac;
 
 import io.layoutbench.api.backend.ByteRange;
+import io.layoutbench.api.internal.SlicedIo;
 import io.layoutbench.fusion.store.FacBackend;
 import io.layoutbench.fusion.store.FacManifest;
 import io.layoutbench.fusion.store.FacStatistics;
@@ -84,7 +85,7 @@ final class GetCommand implements Callable<Integer> {
                         StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE)) {
                     ByteBuffer copy = bytes.duplicate();
                     while (copy.hasRemaining()) {
-                        channel.write(copy);
+                        SlicedIo.write(channel, copy);   // not whole: see SlicedIo
                     }
                 }
                 out.println("  written to " + outFile);
@@ -94,7 +95,7 @@ final class GetCommand implements Callable<Integer> {
                 try (FileChannel channel = FileChannel.open(verify, StandardOpenOption.READ)) {
                     ByteBuffer target = ByteBuffer.wrap(expected);
                     long position = offset;
-                    while (target.hasRemaining() && channel.read(target, position) > 0) {
+                    while (target.hasRemaining() && SlicedIo.read(channel, target, position) > 0) {
                         position = offset + target.position();
                     }
                 }

@@ -67,6 +67,9 @@ public final class Columns {
             new Column<>("predicted_requests", RunRow::predictedRequests),
             new Column<>("predicted_cost_usd", RunRow::predictedCostUsd),
             new Column<>("peak_heap_bytes", RunRow::peakHeapBytes),
+            new Column<>("peak_direct_bytes", RunRow::peakDirectBytes),
+            new Column<>("peak_mapped_bytes", RunRow::peakMappedBytes),
+            new Column<>("peak_rss_bytes", RunRow::peakRssBytes),
             new Column<>("sql", RunRow::sql));
 
     /** The columns of an ingest, one row per layout. */
@@ -91,7 +94,10 @@ public final class Columns {
             new Column<>("compute_usd", IngestRow::computeUsd),
             new Column<>("cost_usd", IngestRow::costUsd),
             new Column<>("storage_usd_per_month", IngestRow::storageUsdPerMonth),
-            new Column<>("peak_heap_bytes", IngestRow::peakHeapBytes));
+            new Column<>("peak_heap_bytes", IngestRow::peakHeapBytes),
+            new Column<>("peak_direct_bytes", IngestRow::peakDirectBytes),
+            new Column<>("peak_mapped_bytes", IngestRow::peakMappedBytes),
+            new Column<>("peak_rss_bytes", IngestRow::peakRssBytes));
 
     private Columns() {
     }

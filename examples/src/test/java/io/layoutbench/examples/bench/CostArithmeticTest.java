@@ -11,6 +11,7 @@ import io.layoutbench.api.network.NetworkProfiles;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
+import java.util.List;
 
 /** The cost the reports print, worked by hand: C = $0.09/GB x D + request prices + hourly rate x T. */
 class CostArithmeticTest {
@@ -59,12 +60,14 @@ class CostArithmeticTest {
     @Test
     void ingestRowRepricesComputeForAnotherProfile() {
         IngestRow row = new IngestRow("l2", "imagenet-tiny-seed42", "synthetic", "file", "p", "", "none", false,
-                10, 100, 120, 3, 1800.0, 120, 4, 4, 0.00002, 0.0, 0.00002, 0.0, 1);
+                10, 100, 120, 3, 1800.0, 120, 4, 4, 0.00002, 0.0, 0.00002, 0.0, 1, 2, 3, 4);
 
         IngestRow reused = row.asReused("file", "t3.medium", 0.0416);
 
         assertThat(reused.reused()).isTrue();
         assertThat(reused.computeUsd()).isCloseTo(0.0208, within(CENT_FRACTION));
         assertThat(reused.costUsd()).isCloseTo(0.02082, within(CENT_FRACTION));
+        assertThat(List.of(reused.peakHeapBytes(), reused.peakDirectBytes(), reused.peakMappedBytes(),
+                reused.peakRssBytes())).as("what the ingest used").containsExactly(1L, 2L, 3L, 4L);
     }
 }

@@ -26,15 +26,17 @@ class BenchReportSchemaTest {
     /** The fields every row must have, as documented in docs/CLI.md. */
     static final List<String> REQUIRED_ROW_FIELDS = List.of("layout", "mode", "query", "scale", "profile",
             "backend", "run", "rep", "samples", "payload_bytes", "bytes", "requests", "seconds", "cost_usd",
-            "predicted_seconds", "predicted_bytes", "predicted_requests", "predicted_cost_usd", "peak_heap_bytes");
+            "predicted_seconds", "predicted_bytes", "predicted_requests", "predicted_cost_usd", "peak_heap_bytes",
+            "peak_direct_bytes", "peak_mapped_bytes", "peak_rss_bytes");
 
     static final List<String> REQUIRED_INGEST_FIELDS = List.of("layout", "dataset", "backend", "prefix", "reused",
             "samples", "payload_bytes", "stored_bytes", "objects", "seconds", "bytes", "requests", "put_requests",
-            "cost_usd");
+            "cost_usd", "peak_heap_bytes", "peak_direct_bytes", "peak_mapped_bytes", "peak_rss_bytes");
 
     static final String CSV_HEADER = "layout,mode,query,scale,profile,backend,run,rep,samples,payload_bytes,bytes,"
             + "requests,get_requests,put_requests,seconds,first_sample_seconds,transfer_usd,request_usd,compute_usd,"
-            + "cost_usd,predicted_seconds,predicted_bytes,predicted_requests,predicted_cost_usd,peak_heap_bytes,sql";
+            + "cost_usd,predicted_seconds,predicted_bytes,predicted_requests,predicted_cost_usd,peak_heap_bytes,"
+            + "peak_direct_bytes,peak_mapped_bytes,peak_rss_bytes,sql";
 
     @TempDir
     static Path dir;
@@ -75,6 +77,19 @@ class BenchReportSchemaTest {
             assertThat(row.get("seconds").isNumber()).isTrue();
             assertThat(row.get("cost_usd").asDouble()).isPositive();
             assertThat(row.get("peak_heap_bytes").asLong()).isPositive();
+            assertMemoryPeaks(row);
+        }
+    }
+
+    /** Direct and mapped memory are never negative; on Linux the resident size holds at least the heap used. */
+    private static void assertMemoryPeaks(JsonNode row) {
+        assertThat(row.get("peak_direct_bytes").asLong()).isNotNegative();
+        assertThat(row.get("peak_mapped_bytes").asLong()).isNotNegative();
+        if (Files.isReadable(Path.of("/proc/self/status"))) {
+            assertThat(row.get("peak_rss_bytes").asLong()).as("row %s", row)
+                    .isGreaterThanOrEqualTo(row.get("peak_heap_bytes").asLong());
+        } else {
+            assertThat(row.get("peak_rss_bytes").asLong()).isEqualTo(-1);
         }
     }
 
@@ -101,8 +116,10 @@ class BenchReportSchemaTest {
             assertThat(row.get("put_requests").asLong()).isPositive();
             assertThat(row.get("bytes").asLong()).isGreaterThanOrEqualTo(row.get("payload_bytes").asLong());
             assertThat(row.get("reused").asBoolean()).isFalse();
+            assertMemoryPeaks(row);
         }
         assertThat(json.get("settings").get("scale").asText()).isEqualTo("tiny");
+        assertThat(json.get("settings").get("peak_rss_bytes").asLong()).isNotZero();
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.layoutbench.api.backend;
 
+import io.layoutbench.api.internal.SlicedIo;
 import io.layoutbench.api.metrics.RequestMetrics;
 
 import java.io.IOException;
@@ -105,9 +106,13 @@ public interface ObjectBackend extends AutoCloseable {
         put(key, new java.io.ByteArrayInputStream(data), data.length);
     }
 
-    /** Stores the file at {@code file} as the object {@code key}; large files are streamed, not loaded. */
+    /**
+     * Stores the file at {@code file} as the object {@code key}; large files are streamed, not loaded, at most
+     * {@value SlicedIo#SLICE_BYTES} bytes per read of the file, however much the backend asks for at once.
+     */
     default void put(String key, Path file) {
-        try (InputStream in = Files.newInputStream(file)) {
+        // Sliced: a read of n bytes from a file's stream takes a temporary direct buffer of n bytes (see SlicedIo).
+        try (InputStream in = SlicedIo.slicedReads(Files.newInputStream(file))) {
             put(key, in, Files.size(file));
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot read " + file + " to store it as " + key, e);

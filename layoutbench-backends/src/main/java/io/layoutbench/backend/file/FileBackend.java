@@ -10,6 +10,7 @@ import io.layoutbench.api.backend.ObjectKeys;
 import io.layoutbench.api.backend.ObjectNotFoundException;
 import io.layoutbench.api.backend.RangeNotSatisfiableException;
 import io.layoutbench.api.backend.StorageException;
+import io.layoutbench.api.internal.SlicedIo;
 import io.layoutbench.api.metrics.RequestKind;
 import io.layoutbench.api.metrics.RequestMetrics;
 
@@ -62,7 +63,9 @@ import org.slf4j.LoggerFactory;
  *
  * <ul>
  *   <li><b>Reads</b> run on a small pool of daemon threads owned by the backend ({@code layoutbench-file-io-N}):
- *       one positional {@link FileChannel} read into a heap buffer of exactly the range, the only copy.
+ *       positional {@link FileChannel} reads into a heap buffer of exactly the range, at most
+ *       {@value SlicedIo#SLICE_BYTES} bytes each, so that the JDK's temporary direct buffer for each read stays
+ *       that small whatever the range.
  *       One read returns at most {@value #MAX_READ_BYTES} bytes; objects may be larger and are read in ranges.
  *   <li><b>Writes are atomic</b>: data goes to a hidden temporary file next to the target
  *       ({@code .<name>.<16 hex digits>.tmp}), is forced to disk, then renamed over the target. A failed put
@@ -71,7 +74,9 @@ import org.slf4j.LoggerFactory;
  *   <li><b>Listing</b> walks the tree one directory at a time, skips temporary files and returns keys in
  *       ascending {@link String} order, as S3 does for ASCII keys, in pages of 1,000 for the metrics.
  *   <li><b>Keys</b> pass {@link ObjectKeys#check}, must resolve below the root, and must not look like temporary
- *       files. A file system cannot hold both {@code a} and {@code a/b}: storing one when the other exists fails
+ *       files. <b>No symbolic link below the root is followed</b> (the root itself may be one): an operation on a
+ *       key with a link on its path fails with an {@link AccessDeniedException} naming the link, and listings skip
+ *       links. A file system cannot hold both {@code a} and {@code a/b}: storing one when the other exists fails
  *       naming both. On case-insensitive file systems {@code A} and {@code a} are one object.
  * </ul>
  *
@@ -208,7 +213,9 @@ public final class FileBackend implements ObjectBackend {
         metrics.onRequestStarted(RequestKind.HEAD);
         long start = System.nanoTime();
         try {
-            BasicFileAttributes attributes = Files.readAttributes(path, BasicFileAttributes.class);
+            refuseLinks("read the size of", key, path);
+            BasicFileAttributes attributes = Files.readAttributes(path, BasicFileAttributes.class,
+                    LinkOption.NOFOLLOW_LINKS);
             if (!attributes.isRegularFile()) {
                 throw notFound(key, path);
             }
@@ -270,12 +277,16 @@ public final class FileBackend implements ObjectBackend {
         checkOpen();
         metrics.onRequestStarted(RequestKind.DELETE);
         try {
-            if (Files.isDirectory(path)) {
+            refuseLinks("delete", key, path);
+            if (Files.isDirectory(path, LinkOption.NOFOLLOW_LINKS)) {
                 return;   // keys below it exist, but no object of this name
             }
             if (Files.deleteIfExists(path)) {
                 pruneEmptyDirectories(path.getParent());
             }
+        } catch (RuntimeException e) {
+            metrics.onRequestFailed(RequestKind.DELETE);
+            throw e;
         } catch (IOException e) {
             if (!Files.exists(path)) {
                 return;   // e.g. a parent is a file: there was nothing to delete
@@ -366,7 +377,8 @@ public final class FileBackend implements ObjectBackend {
 
     /** Reads {@code range} of {@code path}, or all of it if {@code range} is null, on an I/O thread. */
     private ByteBuffer read(RequestKind kind, String key, Path path, ByteRange range, long startNanos) {
-        try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ)) {
+        refuseLinks(range == null ? "read" : "read range " + range + " of", key, path);
+        try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
             long size = channel.size();
             ByteRange wanted = range != null ? range : whole(key, size);
             if (!wanted.fitsIn(size)) {
@@ -378,7 +390,9 @@ public final class FileBackend implements ObjectBackend {
             ByteBuffer buffer = ByteBuffer.allocate((int) wanted.length());
             long position = wanted.offset();
             while (buffer.hasRemaining()) {
-                int n = channel.read(buffer, position);
+                // In slices: one read of the whole range would take a temporary direct buffer of its size,
+                // cached by this I/O thread for good (see SlicedIo).
+                int n = SlicedIo.read(channel, buffer, position);
                 if (n < 0) {
                     throw new StorageException("Cannot read range " + wanted + " of " + key + " (" + path
                             + "): the file ended at byte " + position + " though it was " + size
@@ -415,6 +429,7 @@ public final class FileBackend implements ObjectBackend {
         Path temp;
         FileChannel out;
         try {
+            refuseLinks("store", key, target);
             temp = target.resolveSibling(tempName(target.getFileName().toString()));
             out = openTemp(key, temp);
         } catch (RuntimeException e) {
@@ -424,6 +439,8 @@ public final class FileBackend implements ObjectBackend {
         }
         try {
             try (out) {
+                // Again, now that the directories exist: a link made meanwhile gets no data, and no rename.
+                refuseLinks("store", key, temp);
                 writer.write(out);
                 if (shared.options.fsync()) {
                     out.force(true);
@@ -431,8 +448,10 @@ public final class FileBackend implements ObjectBackend {
             }
             moveIntoPlace(key, temp, target);
         } catch (IOException e) {
-            StorageException failure = new StorageException("Cannot store " + key + " in the file backend "
-                    + shared.root + " (through the temporary file " + temp.getFileName() + "): " + e, e);
+            Path link = firstLink(target);   // a directory swapped for a link while writing: the rename found no file
+            StorageException failure = link != null ? linkRefused("store", key, link, e)
+                    : new StorageException("Cannot store " + key + " in the file backend " + shared.root
+                            + " (through the temporary file " + temp.getFileName() + "): " + e, e);
             abandon(temp, target, failure);
             throw failure;
         } catch (RuntimeException | Error e) {
@@ -568,6 +587,9 @@ public final class FileBackend implements ObjectBackend {
 
     /** Removes {@code directory} and its parents, up to but not including the root, while they are empty. */
     private void pruneEmptyDirectories(Path directory) {
+        if (directory == null || firstLink(directory) != null) {
+            return;   // the directories are not all the backend's: leave them
+        }
         Path current = directory;
         while (current != null && current.startsWith(shared.root) && !current.equals(shared.root)) {
             try {
@@ -612,6 +634,60 @@ public final class FileBackend implements ObjectBackend {
         return shared.root.relativize(path).toString().replace(path.getFileSystem().getSeparator(), "/");
     }
 
+    // ---- symbolic links ------------------------------------------------------------------------------------
+
+    /**
+     * Fails if a symbolic link lies on the way from the root to {@code path}, {@code path} included. The backend
+     * makes no links, so one is not an object; following it could leave the root ({@code evil -> /etc} and a put
+     * of {@code evil/x} would write {@code /etc/x}), and even one that stays inside would alias keys and loop in
+     * listings. Checked without following links, one name at a time, before every operation; what is opened last
+     * is opened with {@link LinkOption#NOFOLLOW_LINKS}, and a put checks again once its directories exist.
+     *
+     * @throws AccessDeniedException naming the operation, the key and the link
+     */
+    private void refuseLinks(String operation, String key, Path path) {
+        Path link = firstLink(path);
+        if (link != null) {
+            throw linkRefused(operation, key, link, null);
+        }
+    }
+
+    /** The first symbolic link from the root down to {@code path} (included), or null. The root may be a link. */
+    private Path firstLink(Path path) {
+        if (!path.startsWith(shared.root) || path.equals(shared.root)) {
+            return null;
+        }
+        Path current = shared.root;
+        for (Path name : shared.root.relativize(path)) {
+            current = current.resolve(name);
+            BasicFileAttributes attributes;
+            try {
+                attributes = Files.readAttributes(current, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+            } catch (IOException e) {
+                return null;   // missing: nothing below it exists either (and the operation will say so)
+            }
+            if (attributes.isSymbolicLink()) {
+                return current;
+            }
+            if (!attributes.isDirectory()) {
+                return null;   // a file: nothing lies below it
+            }
+        }
+        return null;
+    }
+
+    private AccessDeniedException linkRefused(String operation, String key, Path link, IOException cause) {
+        String target;
+        try {
+            target = " to " + Files.readSymbolicLink(link);
+        } catch (IOException | UnsupportedOperationException e) {
+            target = "";   // removed again since
+        }
+        return new AccessDeniedException("Cannot " + operation + " " + key + " in the file backend " + shared.root
+                + ": " + keyOf(link) + " is a symbolic link" + target + ", and the file backend follows no links"
+                + " below its root (one could lead out of it)", cause);
+    }
+
     // ---- errors --------------------------------------------------------------------------------------------
 
     private ObjectNotFoundException notFound(String key, Path path) {
@@ -620,6 +696,10 @@ public final class FileBackend implements ObjectBackend {
     }
 
     private StorageException translate(IOException e, String operation, String key, Path path) {
+        Path link = firstLink(path);   // made after the check: opening it with NOFOLLOW_LINKS failed
+        if (link != null) {
+            return linkRefused(operation, key, link, e);
+        }
         // NoSuchFileException, or "Not a directory" when a parent is a file, or a directory where the file should be.
         if (e instanceof java.nio.file.AccessDeniedException) {
             return new AccessDeniedException("Cannot " + operation + " " + key + ": permission to " + path
@@ -766,6 +846,7 @@ public final class FileBackend implements ObjectBackend {
         }
 
         private Level level(Path directory, String keyPrefix) {
+            refuseLinks("list", prefix, directory);
             List<Entry> entries = new ArrayList<>();
             try (DirectoryStream<Path> children = Files.newDirectoryStream(directory)) {
                 for (Path child : children) {
@@ -788,12 +869,16 @@ public final class FileBackend implements ObjectBackend {
             String name = child.getFileName().toString();
             BasicFileAttributes attributes;
             try {
-                attributes = Files.readAttributes(child, BasicFileAttributes.class);
+                attributes = Files.readAttributes(child, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
             } catch (IOException e) {
-                return null;   // deleted since the directory was read, or a dangling link: not an object
+                return null;   // deleted since the directory was read: not an object
             }
             if (attributes.isDirectory()) {
                 return new Entry(name, true, 0);
+            }
+            if (attributes.isSymbolicLink()) {
+                LOG.debug("Not listing {}: it is a symbolic link, which the file backend does not follow", child);
+                return null;
             }
             if (!attributes.isRegularFile() || isTempName(name)) {
                 return null;

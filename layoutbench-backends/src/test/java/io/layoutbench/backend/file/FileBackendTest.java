@@ -3,6 +3,7 @@ package io.layoutbench.backend.file;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.layoutbench.api.backend.AccessDeniedException;
 import io.layoutbench.api.backend.ByteRange;
 import io.layoutbench.api.backend.ObjectBackend;
 import io.layoutbench.api.backend.ObjectBackendContractTest;
@@ -11,6 +12,7 @@ import io.layoutbench.api.backend.ObjectInfo;
 import io.layoutbench.api.backend.ObjectNotFoundException;
 import io.layoutbench.api.backend.RangeNotSatisfiableException;
 import io.layoutbench.api.backend.StorageException;
+import io.layoutbench.api.internal.SlicedIo;
 import io.layoutbench.api.metrics.MetricsSnapshot;
 import io.layoutbench.api.metrics.QueryMetrics;
 import io.layoutbench.api.metrics.RequestKind;
@@ -18,15 +20,21 @@ import io.layoutbench.api.metrics.RequestMetrics;
 import io.layoutbench.api.testing.TestBytes;
 import io.layoutbench.backend.memory.MemoryBackend;
 
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.RandomAccessFile;
 import java.io.UncheckedIOException;
+import java.lang.management.BufferPoolMXBean;
+import java.lang.management.ManagementFactory;
 import java.net.URI;
+import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -106,6 +114,102 @@ class FileBackendTest extends ObjectBackendContractTest {
         assertThat(FileBackend.resolveInside(root, "a/b")).isEqualTo(root.resolve("a").resolve("b"));
         assertThatThrownBy(() -> backend.put("../outside", new byte[1])).isInstanceOf(IllegalArgumentException.class);
         assertThat(temp.resolve("outside")).doesNotExist();
+    }
+
+    // ---- symbolic links ----------------------------------------------------------------------------------
+
+    @Test
+    void aLinkOutOfTheRootIsFollowedByNoOperation() throws IOException {
+        Path outside = Files.createDirectories(temp.resolve("outside"));
+        Files.write(outside.resolve("secret"), new byte[] {1, 2, 3});
+        backend.put("kept", new byte[1]);   // the root exists
+        Files.createSymbolicLink(root().resolve("evil"), outside);
+
+        assertRefused(() -> backend.put("evil/x", new byte[] {9}), "store evil/x", "evil", outside);
+        assertRefused(() -> backend.put("evil/x", Files.write(temp.resolve("source"), new byte[] {9})),
+                "store evil/x", "evil", outside);
+        assertRefused(() -> backend.put("evil/deeper/x", new byte[] {9}), "store evil/deeper/x", "evil", outside);
+        assertRefused(() -> backend.readAll("evil/secret"), "read evil/secret", "evil", outside);
+        assertRefused(() -> backend.readRange("evil/secret", ByteRange.of(0, 2)), "read range [0, 2) of evil/secret",
+                "evil", outside);
+        assertRefused(() -> backend.size("evil/secret"), "read the size of evil/secret", "evil", outside);
+        assertRefused(() -> backend.delete("evil/secret"), "delete evil/secret", "evil", outside);
+        assertRefused(() -> backend.list("evil/").toList(), "list evil/", "evil", outside);
+        assertRefused(() -> backend.list("evil/sec").toList(), "list evil/sec", "evil", outside);
+
+        assertThat(outside.resolve("x")).doesNotExist();
+        assertThat(outside.resolve("deeper")).doesNotExist();
+        assertThat(Files.readAllBytes(outside.resolve("secret"))).containsExactly(1, 2, 3);
+        assertThat(backend.list("").map(ObjectInfo::key)).as("a link is not an object").containsExactly("kept");
+        assertThat(backend.list("e").map(ObjectInfo::key)).isEmpty();
+    }
+
+    @Test
+    void aLinkAsTheObjectOrDeeperInItsPathIsRefusedToo() throws IOException {
+        Path outside = Files.createDirectories(temp.resolve("outside"));
+        Path secret = Files.write(outside.resolve("secret"), new byte[] {1, 2, 3});
+        backend.put("a/b/kept", new byte[1]);
+        Files.createSymbolicLink(root().resolve("a/b/evil"), outside);
+        Files.createSymbolicLink(root().resolve("a/passwd"), secret);
+
+        assertRefused(() -> backend.readAll("a/passwd"), "read a/passwd", "a/passwd", secret);
+        assertRefused(() -> backend.size("a/passwd"), "read the size of a/passwd", "a/passwd", secret);
+        assertRefused(() -> backend.put("a/passwd", new byte[] {9}), "store a/passwd", "a/passwd", secret);
+        assertRefused(() -> backend.delete("a/passwd"), "delete a/passwd", "a/passwd", secret);
+        assertRefused(() -> backend.put("a/b/evil/x", new byte[] {9}), "store a/b/evil/x", "a/b/evil", outside);
+        assertRefused(() -> backend.readAll("a/b/evil/secret"), "read a/b/evil/secret", "a/b/evil", outside);
+
+        assertThat(Files.readAllBytes(secret)).containsExactly(1, 2, 3);
+        assertThat(outside.resolve("x")).doesNotExist();
+        assertThat(backend.list("a/").map(ObjectInfo::key)).containsExactly("a/b/kept");
+        assertThat(root().resolve("a/passwd")).isSymbolicLink();
+    }
+
+    @Test
+    void aLinkInsideTheRootIsRefusedAsWell() throws IOException {
+        // Following links that stay inside would alias keys and loop in listings; the backend never makes links.
+        backend.put("real/x", new byte[] {7});
+        Files.createSymbolicLink(root().resolve("alias"), root().resolve("real"));
+
+        assertRefused(() -> backend.readAll("alias/x"), "read alias/x", "alias", root().resolve("real"));
+        assertThat(backend.list("").map(ObjectInfo::key)).containsExactly("real/x");
+    }
+
+    @Test
+    void aDirectorySwappedForALinkDuringAPutGetsNoData() throws IOException {
+        Path outside = Files.createDirectories(temp.resolve("outside"));
+        backend.put("d/kept", new byte[1]);
+        // The source swaps d for a link to outside once the put has checked the path and opened its temporary file.
+        InputStream swapping = new ByteArrayInputStream(new byte[] {4, 5, 6}) {
+            private boolean swapped;
+
+            @Override
+            public synchronized int read(byte[] b, int off, int len) {
+                if (!swapped) {
+                    swapped = true;
+                    try {
+                        Files.move(root().resolve("d"), root().resolve("moved"));
+                        Files.createSymbolicLink(root().resolve("d"), outside);
+                    } catch (IOException e) {
+                        throw new UncheckedIOException(e);
+                    }
+                }
+                return super.read(b, off, len);
+            }
+        };
+
+        assertRefused(() -> backend.put("d/x", swapping, 3), "store d/x", "d", outside);
+        try (Stream<Path> written = Files.list(outside)) {
+            assertThat(written).isEmpty();
+        }
+        assertThat(backend.list("").map(ObjectInfo::key)).containsExactly("moved/kept");
+    }
+
+    private void assertRefused(org.assertj.core.api.ThrowableAssert.ThrowingCallable call, String what, String link,
+            Path target) {
+        assertThatThrownBy(call).isInstanceOf(AccessDeniedException.class)
+                .hasMessageStartingWith("Cannot " + what + " in the file backend " + root())
+                .hasMessageContaining(": " + link + " is a symbolic link to " + target);
     }
 
     @Test
@@ -240,6 +344,36 @@ class FileBackendTest extends ObjectBackendContractTest {
         assertThatThrownBy(() -> backend.readAll("huge.bin"))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("huge.bin").hasMessageContaining("read it in ranges");
+    }
+
+    @Test
+    void largeRangesAreReadWithoutADirectBufferOfTheirSize() throws Exception {
+        // A FileChannel read into a heap buffer copies through a temporary direct buffer as large as the read, which
+        // the JDK caches in the reading thread: four threads reading 24 MiB at once would keep 96 MiB outside the
+        // heap. Read in slices, they keep at most a slice each.
+        int threads = 4;
+        int size = 24 << 20;
+        Path file = root().resolve("large.bin");
+        Files.createDirectories(file.getParent());
+        try (RandomAccessFile out = new RandomAccessFile(file.toFile(), "rw")) {
+            out.setLength(size);
+        }
+        BufferPoolMXBean direct = ManagementFactory.getPlatformMXBeans(BufferPoolMXBean.class).stream()
+                .filter(pool -> pool.getName().equals("direct")).findFirst().orElseThrow();
+        try (FileBackend reader = new FileBackend(root(), FileBackend.Options.defaults().withIoThreads(threads),
+                RequestMetrics.NONE)) {
+            long before = direct.getMemoryUsed();
+            List<CompletableFuture<ByteBuffer>> reads = new ArrayList<>();
+            for (int i = 0; i < threads; i++) {
+                reads.add(reader.readRangeAsync("large.bin", ByteRange.of(i, size - threads)));
+            }
+            for (CompletableFuture<ByteBuffer> read : reads) {
+                assertThat(read.join().remaining()).isEqualTo(size - threads);
+            }
+
+            assertThat(direct.getMemoryUsed() - before).as("direct memory the reads took and kept")
+                    .isLessThanOrEqualTo((long) threads * SlicedIo.SLICE_BYTES);
+        }
     }
 
     // ---- threads, metrics, lifecycle ---------------------------------------------------------------------

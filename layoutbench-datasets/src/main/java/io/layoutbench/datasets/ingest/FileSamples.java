@@ -5,6 +5,7 @@ import io.layoutbench.api.dataset.MetadataSchema;
 import io.layoutbench.api.dataset.Sample;
 import io.layoutbench.api.dataset.SampleNameSet;
 import io.layoutbench.api.dataset.SampleNames;
+import io.layoutbench.api.internal.SlicedIo;
 import io.layoutbench.datasets.image.ImageHeader;
 import io.layoutbench.datasets.image.ImageHeaders;
 import io.layoutbench.datasets.image.UnknownImageFormatException;
@@ -210,7 +211,7 @@ final class FileSamples {
                 throw new IngestException(entry.origin() + ": " + file + " has " + size + " bytes, more than a sample "
                         + "can hold (" + MAX_SAMPLE_BYTES + ")");
             }
-            return Files.readAllBytes(file);
+            return SlicedIo.readAllBytes(file);   // not Files.readAllBytes: see SlicedIo
         } catch (IOException e) {
             throw ioError(entry, e);
         }

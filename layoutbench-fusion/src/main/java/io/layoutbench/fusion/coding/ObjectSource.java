@@ -2,6 +2,8 @@ package io.layoutbench.fusion.coding;
 
 import static java.util.Objects.requireNonNull;
 
+import io.layoutbench.api.internal.SlicedIo;
+
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -114,7 +116,7 @@ public interface ObjectSource extends AutoCloseable {
                 long position = offset;
                 try {
                     while (buffer.hasRemaining()) {
-                        int n = channel.read(buffer, position);
+                        int n = SlicedIo.read(channel, buffer, position);   // not whole: see SlicedIo
                         if (n < 0) {
                             throw new IOException("end of file at " + position);
                         }

@@ -1,6 +1,7 @@
 package io.layoutbench.fusion.store;
 
 import io.layoutbench.api.backend.StorageException;
+import io.layoutbench.api.internal.SlicedIo;
 import io.layoutbench.fusion.coding.ObjectSource;
 
 import java.io.IOException;
@@ -95,7 +96,7 @@ final class Spool implements AutoCloseable {
         long position = offset;
         try {
             while (buffer.hasRemaining()) {
-                position += channel.write(buffer, position);
+                position += SlicedIo.write(channel, buffer, position);   // not whole: see SlicedIo
             }
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot write " + file + ": " + e.getMessage(), e);

@@ -12,6 +12,7 @@ import io.layoutbench.api.backend.RangeNotSatisfiableException;
 import io.layoutbench.api.backend.Retrier;
 import io.layoutbench.api.backend.RetryPolicy;
 import io.layoutbench.api.backend.StorageException;
+import io.layoutbench.api.internal.SlicedIo;
 import io.layoutbench.api.metrics.RequestKind;
 import io.layoutbench.api.metrics.RequestMetrics;
 
@@ -490,7 +491,8 @@ public final class S3Backend implements ObjectBackend {
         int read = 0;
         try {
             while (read < length) {
-                int n = data.read(bytes, read, length - read);
+                // At most a slice per read: a file's stream takes a temporary direct buffer of what is asked.
+                int n = data.read(bytes, read, Math.min(length - read, SlicedIo.SLICE_BYTES));
                 if (n < 0) {
                     throw new StorageException("Cannot store " + key + " in " + describe(fullKey, null)
                             + ": the stream ended after " + (before + read) + " of the " + total + " bytes promised");
