@@ -3,6 +3,8 @@ package io.layoutbench.examples.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.layoutbench.examples.cli.ChildJvm.Output;
+
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -13,7 +15,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
-import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.io.TempDir;
@@ -102,27 +103,11 @@ class BoundedMemoryTest {
         return peaks;
     }
 
-    private record Output(int exitCode, String out, String err) {
-    }
-
     /** Runs {@code layoutbench query args} in a new JVM with a {@value #HEAP_MB} MB heap and waits for it. */
     private static Output runQuery(String... args) throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx" + HEAP_MB + "m",
-                "-XX:ActiveProcessorCount=2", "-cp", System.getProperty("java.class.path"),
-                PeakMemoryCli.class.getName(), "query"));
+        List<String> command = new ArrayList<>(List.of("query"));
         command.addAll(List.of(args));
-        Path out = Files.createTempFile(dir, "stdout-", ".txt");
-        Path err = Files.createTempFile(dir, "stderr-", ".txt");
-        Process process = new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile())
-                .redirectInput(ProcessBuilder.Redirect.PIPE).start();
-        process.getOutputStream().close();
-        // A bound for a hung process only, far above the seconds a query takes; no assertion depends on time.
-        if (!process.waitFor(5, TimeUnit.MINUTES)) {
-            process.destroyForcibly().waitFor();
-            throw new AssertionError("layoutbench query " + String.join(" ", args) + " did not finish in 5 minutes");
-        }
-        return new Output(process.exitValue(), Files.readString(out, StandardCharsets.UTF_8),
-                Files.readString(err, StandardCharsets.UTF_8));
+        return ChildJvm.run(dir, List.of("-Xmx" + HEAP_MB + "m", "-XX:ActiveProcessorCount=2"), PeakMemoryCli.class,
+                5, command.toArray(String[]::new));
     }
 }

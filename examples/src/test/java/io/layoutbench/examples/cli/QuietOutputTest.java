@@ -2,13 +2,11 @@ package io.layoutbench.examples.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.layoutbench.examples.cli.ChildJvm.Output;
+
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -57,27 +55,8 @@ class QuietOutputTest {
         }
     }
 
-    /** What a finished process wrote, and its exit code. */
-    private record Output(int exitCode, String out, String err) {
-    }
-
     /** Runs {@code layoutbench args} in a new JVM on this test's class path and waits for it to end. */
     private Output runCli(String... args) throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx1g",
-                "-cp", System.getProperty("java.class.path"), LayoutBenchCli.class.getName()));
-        command.addAll(List.of(args));
-        Path out = Files.createTempFile(dir, "stdout-", ".txt");
-        Path err = Files.createTempFile(dir, "stderr-", ".txt");
-        Process process = new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile())
-                .redirectInput(ProcessBuilder.Redirect.PIPE).start();
-        process.getOutputStream().close();
-        // A bound for a hung process only, far above the few seconds a run takes; no assertion depends on time.
-        if (!process.waitFor(10, TimeUnit.MINUTES)) {
-            process.destroyForcibly().waitFor();
-            throw new AssertionError("layoutbench " + String.join(" ", args) + " did not finish in 10 minutes");
-        }
-        return new Output(process.exitValue(), Files.readString(out, StandardCharsets.UTF_8),
-                Files.readString(err, StandardCharsets.UTF_8));
+        return ChildJvm.run(dir, List.of("-Xmx1g"), LayoutBenchCli.class, 10, args);
     }
 }

@@ -66,7 +66,8 @@ import java.util.stream.Stream;
  * share one {@code FacNodes}: the nodes, the options and the write threads.
  *
  * <pre>{@code
- * List<ObjectBackend> nodes = IntStream.range(0, 9).mapToObj(i -> (ObjectBackend) new FileBackend(root.resolve("node-" + i))).toList();
+ * List<ObjectBackend> nodes = IntStream.range(0, 9)
+ *         .mapToObj(i -> (ObjectBackend) new FileBackend(root.resolve("node-" + i))).toList();
  * try (FacBackend fac = FacBackend.create(nodes, FacOptions.defaults(), true)) {
  *     fac.put("tpch/lineitem.parquet", Path.of("lineitem.parquet"));
  *     ByteBuffer chunk = fac.readRange("tpch/lineitem.parquet", ByteRange.of(4, 1 << 20));
