@@ -5,18 +5,23 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.layoutbench.api.backend.ByteRange;
 import io.layoutbench.api.backend.CorruptDataException;
+import io.layoutbench.api.backend.ForwardingObjectBackend;
 import io.layoutbench.api.backend.ObjectBackend;
 import io.layoutbench.api.layout.RangeCoalescer;
+import io.layoutbench.api.metrics.RequestMetrics;
 import io.layoutbench.api.metrics.QueryMetrics;
 import io.layoutbench.backend.memory.MemoryBackend;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.lang.ref.WeakReference;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.IntStream;
 import java.util.zip.CRC32;
 
@@ -93,6 +98,57 @@ class BlobReaderTest {
             assertBlobs(group, rows, reader.readWholeRowGroup(group.index(), rows));
             int[] last = {(int) group.rowCount() - 1};
             assertBlobs(group, last, reader.readWholeRowGroup(group.index(), last));
+        }
+    }
+
+    @Test
+    void wholeRowGroupBlobsDoNotKeepTheirChunkInMemory() {
+        ArrayTrackingBackend tracking = new ArrayTrackingBackend(backend);
+        ParquetObject table = ParquetObject.open(tracking, "l3.parquet");
+        BlobReader reader = new BlobReader(table, "image_bytes");
+        RowGroupInfo group = table.footer().rowGroups().get(1);
+        int[] last = {(int) group.rowCount() - 1};
+        int[] all = IntStream.range(0, (int) group.rowCount()).toArray();
+        for (int[] rows : List.of(last, all)) {
+            tracking.arrays.clear();
+
+            List<ByteBuffer> blobs = reader.readWholeRowGroup(group.index(), rows);
+            System.gc();
+
+            // The blobs are still held, the chunks they came from are gone.
+            assertThat(tracking.arrays).hasSize(group.columns().size());
+            assertThat(tracking.arrays).allSatisfy(chunk -> assertThat(chunk.get()).isNull());
+            assertBlobs(group, rows, blobs);
+        }
+    }
+
+    /** Hands out every range read as a fresh array, and keeps a weak reference to it. */
+    private static final class ArrayTrackingBackend extends ForwardingObjectBackend {
+        final List<WeakReference<byte[]>> arrays = new CopyOnWriteArrayList<>();
+        private final ObjectBackend delegate;
+
+        ArrayTrackingBackend(ObjectBackend delegate) {
+            this.delegate = delegate;
+        }
+
+        @Override
+        protected ObjectBackend delegate() {
+            return delegate;
+        }
+
+        @Override
+        public CompletableFuture<ByteBuffer> readRangeAsync(String key, ByteRange range) {
+            return delegate.readRangeAsync(key, range).thenApply(read -> {
+                byte[] array = new byte[read.remaining()];
+                read.duplicate().get(array);
+                arrays.add(new WeakReference<>(array));
+                return ByteBuffer.wrap(array).asReadOnlyBuffer();
+            });
+        }
+
+        @Override
+        public ObjectBackend withMetrics(RequestMetrics metrics) {
+            return new ArrayTrackingBackend(delegate.withMetrics(metrics));
         }
     }
 
