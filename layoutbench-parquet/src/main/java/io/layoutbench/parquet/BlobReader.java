@@ -124,8 +124,8 @@ public final class BlobReader {
     /**
      * The paper's mode: fetches every column chunk of row group {@code rowGroup} (one request per chunk, sent at
      * once, whatever the merge gap) and returns the blobs of {@code rows} (strictly ascending), decoded by walking
-     * the blob chunk's pages. Needs no page index. The other chunks are fetched for their cost only. The blobs are
-     * copies, so that a sample kept does not keep the whole chunk in memory.
+     * the blob chunk's pages. Needs no page index. The other chunks are fetched for their cost only. Blobs that
+     * are less than half of the chunk are copies, so that a sample kept does not keep the whole chunk in memory.
      */
     public CompletableFuture<List<ByteBuffer>> readWholeRowGroupAsync(int rowGroup, int[] rows) {
         checkRows(rowGroup, rows);
@@ -172,17 +172,25 @@ public final class BlobReader {
             throw new ParquetFormatException("The pages of " + where + " at " + info.byteRange() + " end after "
                     + pageFirstRow + " rows, before row " + rows[next] + " of its " + group.rowCount());
         }
-        return Arrays.asList(detached(blobs));
+        return Arrays.asList(detachedIfSparse(blobs, chunk.remaining()));
     }
 
     /**
-     * {@code blobs}, copied out of their chunk. A slice keeps the whole chunk reachable: a consumer still holding
-     * one sample of a 128 MB row group (the last one it took, say) holds 128 MB while the next row group's chunk is
-     * read beside it. A copy holds only its own bytes, so between row groups a query holds only the samples it
-     * returned; while a chunk is decoded, it holds the chunk and the copies of the rows it wants. The copy runs at
+     * {@code blobs}, copied out of their chunk when together they hold less than half of it. A slice keeps the
+     * whole chunk reachable: a few samples of a 128 MB row group, one of them still held by the consumer (the last
+     * it took, say), would hold 128 MB while the next row group's chunk is read beside it. A chunk mostly wanted
+     * stays shared: copying it would hold it twice while decoding, for samples that are most of it anyway (with
+     * 24 MiB samples, one per fac row group, that doubling is what a 128 MB heap cannot take). The copy runs at
      * memory speed, well above what a row group's read takes.
      */
-    private static ByteBuffer[] detached(ByteBuffer[] blobs) {
+    private static ByteBuffer[] detachedIfSparse(ByteBuffer[] blobs, long chunkBytes) {
+        long kept = 0;
+        for (ByteBuffer blob : blobs) {
+            kept += blob.remaining();
+        }
+        if (kept * 2 >= chunkBytes) {
+            return blobs;
+        }
         for (int i = 0; i < blobs.length; i++) {
             ByteBuffer copy = ByteBuffer.allocate(blobs[i].remaining());
             copy.put(blobs[i].duplicate()).flip();

@@ -102,24 +102,29 @@ class BlobReaderTest {
     }
 
     @Test
-    void wholeRowGroupBlobsDoNotKeepTheirChunkInMemory() {
+    void wholeRowGroupBlobsDoNotKeepASparselyReadChunkInMemory() {
         ArrayTrackingBackend tracking = new ArrayTrackingBackend(backend);
         ParquetObject table = ParquetObject.open(tracking, "l3.parquet");
         BlobReader reader = new BlobReader(table, "image_bytes");
         RowGroupInfo group = table.footer().rowGroups().get(1);
-        int[] last = {(int) group.rowCount() - 1};
+        int[] sparse = TestTables.sparseRows(3, (int) group.rowCount(), 17);
         int[] all = IntStream.range(0, (int) group.rowCount()).toArray();
-        for (int[] rows : List.of(last, all)) {
-            tracking.arrays.clear();
+        tracking.arrays.clear();
 
-            List<ByteBuffer> blobs = reader.readWholeRowGroup(group.index(), rows);
-            System.gc();
+        List<ByteBuffer> few = reader.readWholeRowGroup(group.index(), sparse);
+        List<WeakReference<byte[]>> fewChunks = List.copyOf(tracking.arrays);
+        tracking.arrays.clear();
+        List<ByteBuffer> every = reader.readWholeRowGroup(group.index(), all);
+        List<WeakReference<byte[]>> everyChunks = List.copyOf(tracking.arrays);
+        System.gc();
 
-            // The blobs are still held, the chunks they came from are gone.
-            assertThat(tracking.arrays).hasSize(group.columns().size());
-            assertThat(tracking.arrays).allSatisfy(chunk -> assertThat(chunk.get()).isNull());
-            assertBlobs(group, rows, blobs);
-        }
+        // The few blobs were copied: the chunk they came from is gone though they are still held.
+        assertThat(fewChunks).hasSize(group.columns().size());
+        assertThat(fewChunks).allSatisfy(chunk -> assertThat(chunk.get()).isNull());
+        assertBlobs(group, sparse, few);
+        // All of them share the chunk they came from, which is then mostly payload: no copy.
+        assertThat(everyChunks).anySatisfy(chunk -> assertThat(chunk.get()).isNotNull());
+        assertBlobs(group, all, every);
     }
 
     /** Hands out every range read as a fresh array, and keeps a weak reference to it. */

@@ -166,6 +166,9 @@ public final class DatasetStore {
         ObjectBackend counted = backend.withMetrics(metrics);
         // Before reading the samples: a file changed during the ingest then shows as a change next time.
         SourceFingerprint fingerprint = source.fingerprint().get();
+        // The old record goes first: an ingest that stops after its commit then leaves new data with no record (so
+        // the next run ingests again), never beside the record of what it replaced (which would be reused as it).
+        backend.delete(recordKey(prefix));
         DatasetSummary summary;
         MemoryPeaks peaks;
         try (MemorySampler.Measurement memory = MemorySampler.start();

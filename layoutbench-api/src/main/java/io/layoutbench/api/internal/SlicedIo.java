@@ -146,6 +146,7 @@ public final class SlicedIo {
         return new FilterInputStream(requireNonNull(in, "in is null")) {
             @Override
             public int read(byte[] b, int off, int len) throws IOException {
+                Objects.checkFromIndexSize(off, len, b.length);
                 return in.read(b, off, Math.min(len, SLICE_BYTES));
             }
         };
@@ -160,8 +161,10 @@ public final class SlicedIo {
             @Override
             public void write(byte[] b, int off, int len) throws IOException {
                 Objects.checkFromIndexSize(off, len, b.length);
-                for (int done = 0; done < len; done += SLICE_BYTES) {
-                    out.write(b, off + done, Math.min(SLICE_BYTES, len - done));
+                for (int done = 0; done < len; ) {   // not done += SLICE_BYTES in the header: it would overflow
+                    int n = Math.min(SLICE_BYTES, len - done);
+                    out.write(b, off + done, n);
+                    done += n;
                 }
             }
         };

@@ -10,6 +10,7 @@ import io.layoutbench.api.LayoutBenchException;
 import io.layoutbench.api.backend.ObjectBackend;
 import io.layoutbench.api.backend.ObjectInfo;
 import io.layoutbench.api.backend.ObjectNotFoundException;
+import io.layoutbench.api.backend.StorageException;
 import io.layoutbench.api.dataset.Column;
 import io.layoutbench.api.dataset.ColumnType;
 import io.layoutbench.api.dataset.MetadataRow;
@@ -212,6 +213,33 @@ public abstract class StorageLayoutContractTest {
                             .containsExactlyElementsOf(replacement);
                 }
             }
+        }
+    }
+
+    /**
+     * Two ingests at one prefix at once: the first to commit wins, the other refuses to commit (a
+     * {@link StorageException} saying so), and the dataset at rest is the winner's, whole; the loser leaves nothing.
+     */
+    @Test
+    void twoIngestsAtOnceLeaveTheFirstCommittedWhole() {
+        try (ObjectBackend backend = newBackend()) {
+            List<Sample> samples = customSamples();
+            write(backend, "both", CUSTOM, samples.subList(200, 230).iterator());
+            List<Expected> winner = samples.subList(100, 125).stream().map(StorageLayoutContractTest::expected)
+                    .toList();
+            try (DatasetWriter first = layout().create(backend, "both", CUSTOM, writeOptions());
+                    DatasetWriter second = layout().create(backend, "both", CUSTOM, writeOptions())) {
+                samples.subList(0, 20).forEach(first::add);
+                samples.subList(100, 125).forEach(second::add);
+                second.commit();
+                assertThatThrownBy(first::commit).as("the commit of the ingest that lost")
+                        .isInstanceOf(StorageException.class).hasMessageContaining("another ingest committed there");
+            }
+            try (Dataset stored = layout().open(backend, "both")) {
+                assertThat(run(stored, Query.of(Expressions.alwaysTrue()), RetrievalMode.OPTIMIZED))
+                        .as("the dataset at rest").containsExactlyElementsOf(winner);
+            }
+            write(backend, "both", CUSTOM, samples.subList(0, 20).iterator());   // one at a time: a replacement
         }
     }
 

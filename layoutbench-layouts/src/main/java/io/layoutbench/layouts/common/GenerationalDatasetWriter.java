@@ -3,10 +3,13 @@ package io.layoutbench.layouts.common;
 import static java.util.Objects.requireNonNull;
 
 import io.layoutbench.api.LayoutBenchException;
+import io.layoutbench.api.backend.AccessDeniedException;
 import io.layoutbench.api.backend.ObjectBackend;
 import io.layoutbench.api.backend.ObjectInfo;
 import io.layoutbench.api.backend.ObjectKeys;
 import io.layoutbench.api.backend.ObjectNotFoundException;
+import io.layoutbench.api.backend.StorageException;
+import io.layoutbench.api.backend.TransientStorageException;
 import io.layoutbench.api.dataset.MetadataSchema;
 import io.layoutbench.api.dataset.Sample;
 import io.layoutbench.api.layout.DatasetSummary;
@@ -71,6 +74,8 @@ public abstract class GenerationalDatasetWriter implements DatasetWriter {
     private final int formatVersion;
     private final List<ManifestObject> written = new ArrayList<>();
     private final UniqueSampleNames names;
+    /** The generation committed at the prefix when this writer was created (see {@link #committed}). */
+    private final String replacing;
     private long samples;
     private long payloadBytes;
     private boolean committed;
@@ -87,6 +92,7 @@ public abstract class GenerationalDatasetWriter implements DatasetWriter {
         this.names = new UniqueSampleNames(keys);
         this.generation = "g" + ZonedDateTime.now(ZoneOffset.UTC).format(STAMP) + "-"
                 + Long.toHexString(RANDOM.nextLong() & 0xffffffffffL);
+        this.replacing = committed().generation();
     }
 
     /** Checks a dataset prefix: a valid key prefix without a trailing slash (may be empty for the root). */
@@ -125,7 +131,7 @@ public abstract class GenerationalDatasetWriter implements DatasetWriter {
         Map<String, String> properties = finish();
         DatasetManifest manifest = new DatasetManifest(layout, formatVersion, generation, schema, samples,
                 payloadBytes, written, properties);
-        Set<String> previous = previousObjects();
+        Set<String> previous = replacedObjects();
         long manifestSize = manifest.write(backend, prefix);
         committed = true;
         closed = true;
@@ -249,24 +255,73 @@ public abstract class GenerationalDatasetWriter implements DatasetWriter {
     /**
      * The objects of the dataset this commit replaces, if one is committed here: readers that opened it before this
      * commit may still be reading them, so they stay until the next commit.
+     *
+     * @throws ConcurrentIngestException if another ingest committed here since this writer was created
      */
-    private Set<String> previousObjects() {
-        Set<String> objects = new HashSet<>();
-        try {
-            DatasetManifest.read(backend, prefix).objects().forEach(o -> objects.add(o.key()));
-        } catch (ObjectNotFoundException e) {
-            // Nothing committed here yet.
-        } catch (LayoutBenchException e) {
-            LOG.warn("The {} dataset this ingest replaces at {} has an unreadable manifest; its objects are removed "
-                    + "now, not kept for its readers: {}", layout, prefix, e.getMessage());
+    private Set<String> replacedObjects() {
+        Committed now = committed();
+        if (!now.generation().equals(replacing)) {
+            throw new ConcurrentIngestException("Not committing the " + layout + " dataset at '" + prefix + "': "
+                    + "another ingest committed there while this one was writing (the dataset there was "
+                    + describe(replacing) + " when this one began, and is " + describe(now.generation())
+                    + " now), and may have removed objects this one wrote. Nothing was replaced; ingest again if "
+                    + "this data should win, one ingest at a time per prefix");
         }
-        return objects;
+        return now.objects();
+    }
+
+    /** The generation and objects of the dataset committed at the prefix now. */
+    private record Committed(String generation, Set<String> objects) {
+    }
+
+    private static final String NOTHING = "";
+    private static final String UNREADABLE = "?";
+
+    /**
+     * The dataset committed at the prefix: its generation and objects; {@value #NOTHING} if there is none,
+     * {@value #UNREADABLE} if its manifest is damaged (its objects are then not kept for its readers).
+     *
+     * @throws StorageException if the manifest cannot be read for a reason other than damage (a transient failure
+     *                          once retries are spent, access denied): a commit that went on without it would delete
+     *                          objects its readers may be reading
+     */
+    private Committed committed() {
+        DatasetManifest manifest;
+        try {
+            manifest = DatasetManifest.read(backend, prefix);
+        } catch (ObjectNotFoundException e) {
+            return new Committed(NOTHING, Set.of());
+        } catch (TransientStorageException | AccessDeniedException e) {
+            throw new StorageException("Cannot write the " + layout + " dataset at '" + prefix + "': the manifest "
+                    + "of the dataset committed there cannot be read (" + e.getMessage() + "), and a commit without "
+                    + "it would delete objects its readers may be reading. Nothing was replaced", e);
+        } catch (LayoutBenchException e) {
+            LOG.warn("The {} dataset at {} has an unreadable manifest; a new commit there removes its objects at once, "
+                    + "not keeping them for its readers: {}", layout, prefix, e.getMessage());
+            return new Committed(UNREADABLE, Set.of());
+        }
+        Set<String> objects = new HashSet<>();
+        manifest.objects().forEach(o -> objects.add(o.key()));
+        return new Committed(manifest.generation(), objects);
+    }
+
+    private static String describe(String generation) {
+        return switch (generation) {
+            case NOTHING -> "absent";
+            case UNREADABLE -> "unreadable";
+            default -> "generation " + generation;
+        };
     }
 
     /**
      * Deletes what neither the new manifest nor the one it replaced lists: generations before the replaced one, and
      * aborted or crashed ingests. The replaced generation goes at the next commit, so a query that opened the old
      * dataset finishes on it whole while a new one is committed (at most two generations are stored at rest).
+     *
+     * <p>Two ingests at one prefix at once: the first to commit wins, and deletes what the other has written so
+     * far; the other then refuses to commit ({@link ConcurrentIngestException}), as the dataset there is no longer
+     * the one it began to replace. What is not covered is the moment between that check and the manifest's write
+     * (object stores offer no lock for it), so one ingest at a time per prefix is the supported use.
      */
     private void deleteUnlisted(DatasetManifest manifest, Set<String> previous) {
         Set<String> keep = new HashSet<>(previous);
