@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.FileTime;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
@@ -22,10 +23,11 @@ import java.util.stream.Stream;
 /**
  * What a dataset was ingested from, kept in its ingest record so that a stored dataset is reused only for the same
  * source with the same contents. For a folder or a manifest: the files it lists, their count and total size, and
- * SHA-256 digests of their paths alone and of their paths with sizes and modification times (and of the manifest
- * itself, which also gives labels and dimensions); for the synthetic dataset: its scale, seed and order, which its
- * description holds. No file is read but the manifest: a file rewritten with the same size within the file system's
- * time resolution goes unseen, as it does for {@code make} and {@code rsync}.
+ * SHA-256 digests of their paths alone and of their paths with sizes, modification and status-change times and
+ * file identities (device and inode where the file system has them; and of the manifest itself, which also gives
+ * labels and dimensions); for the synthetic dataset: its scale, seed and order, which its description holds. No
+ * file is read but the manifest: a file replaced by a copy that keeps its size and modification time is seen by its
+ * status-change time and identity.
  *
  * <pre>{@code
  * SourceFingerprint now = SourceFingerprint.ofFiles("image folder /data/pets", null, folder.files());
@@ -37,8 +39,8 @@ import java.util.stream.Stream;
  * @param bytes    their total size in bytes (the synthetic dataset: -1, not computed)
  * @param manifest SHA-256 of the manifest file, hex; empty for other sources
  * @param names    SHA-256 of the listed paths in order, hex; empty for the synthetic dataset
- * @param contents SHA-256 of the listed paths with their sizes and modification times, hex; empty for the synthetic
- *                 dataset
+ * @param contents SHA-256 of the listed paths with their sizes, modification and status-change times and identities,
+ *                 hex; empty for the synthetic dataset
  */
 public record SourceFingerprint(String source, long files, long bytes, String manifest, String names,
         String contents) {
@@ -72,10 +74,14 @@ public record SourceFingerprint(String source, long files, long bytes, String ma
                 Path file = listed.next();
                 long size = -1;
                 long modified = -1;
+                long changed = -1;
+                Object identity = null;
                 try {
                     BasicFileAttributes attributes = Files.readAttributes(file, BasicFileAttributes.class);
                     size = attributes.size();
                     modified = attributes.lastModifiedTime().to(TimeUnit.MICROSECONDS);
+                    changed = statusChangeMicros(file);
+                    identity = attributes.fileKey();
                     bytes += size;
                 } catch (NoSuchFileException missing) {
                     // counted as missing
@@ -85,12 +91,25 @@ public record SourceFingerprint(String source, long files, long bytes, String ma
                 byte[] path = (file + "\n").getBytes(StandardCharsets.UTF_8);
                 names.update(path);
                 contents.update(path);
-                contents.update((size + " " + modified + "\n").getBytes(StandardCharsets.US_ASCII));
+                contents.update((size + " " + modified + " " + changed + " " + identity + "\n")
+                        .getBytes(StandardCharsets.UTF_8));
                 count++;
             }
         }
         return new SourceFingerprint(source, count, bytes, manifest == null ? "" : digestOf(manifest),
                 hex(names), hex(contents));
+    }
+
+    /**
+     * The time of the file's last status change (Linux's ctime) in microseconds, or -1 where the file system does not
+     * say. Unlike the modification time, no copy ({@code cp -p}, {@code rsync -t}, tar) can set it back.
+     */
+    private static long statusChangeMicros(Path file) throws IOException {
+        try {
+            return ((FileTime) Files.getAttribute(file, "unix:ctime")).to(TimeUnit.MICROSECONDS);
+        } catch (UnsupportedOperationException | IllegalArgumentException notUnix) {
+            return -1;
+        }
     }
 
     /**

@@ -13,8 +13,13 @@ import java.nio.channels.WritableByteChannel;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.HashSet;
+import java.util.Set;
 
 /**
  * Writes samples into a directory as {@code DIR/<name>} ({@code query --out}): never outside it, never through a
@@ -24,13 +29,17 @@ import java.nio.file.StandardOpenOption;
  * ingested since names are checked has; a name that is not (an absolute or {@code ../} name an older ingest
  * stored) is written under {@link SampleNames#fromPath}'s safe form, and counted. Directories the names need are
  * created one segment at a time, refusing any segment that is a link; the file is opened without following a
- * link. Two samples that would be written to one file (a dataset ingested before repeated names were refused) fail
- * on the second, so the count of files written is always the number of files there. Not thread-safe.
+ * link, as a new file moved over the name (a hard link already there is replaced, not written through). Two
+ * samples that would be written to one file (a dataset ingested before repeated names were refused, or two names a
+ * case-folding file system does not tell apart) fail on the second, so the count of files written is always the
+ * number of files there. Not thread-safe.
  */
 final class SampleFiles {
 
     private final Path root;
     private final SampleNameSet names = new SampleNameSet();
+    /** The files written, by file key (device and inode), where the file system has them. */
+    private final Set<Object> files = new HashSet<>();
     private long written;
     private long renamed;
 
@@ -83,14 +92,30 @@ final class SampleFiles {
             throw new LayoutBenchException("Cannot write sample '" + name + "' to " + file + ": it is a symbolic "
                     + "link, and --out writes through none");
         }
-        try (OutputStream stream = Files.newOutputStream(file, StandardOpenOption.CREATE,
-                StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS);
-                WritableByteChannel channel = Channels.newChannel(stream)) {
-            ByteBuffer data = sample.data().duplicate();
-            while (data.hasRemaining()) {
-                channel.write(data);
+        refuseAnEarlierSamplesFile(file, name);
+        // A new file, moved over the name: a file already there that is a hard link to one elsewhere is replaced
+        // in this directory, not written through.
+        Path temp = file.resolveSibling("." + file.getFileName() + "." + Long.toHexString(System.nanoTime()) + ".tmp");
+        try {
+            try (OutputStream stream = Files.newOutputStream(temp, StandardOpenOption.CREATE_NEW,
+                    StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS);
+                    WritableByteChannel channel = Channels.newChannel(stream)) {
+                ByteBuffer data = sample.data().duplicate();
+                while (data.hasRemaining()) {
+                    channel.write(data);
+                }
+            }
+            Files.move(temp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            Object key = Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS).fileKey();
+            if (key != null) {
+                files.add(key);
             }
         } catch (IOException e) {
+            try {
+                Files.deleteIfExists(temp);
+            } catch (IOException ignored) {
+                // the write's failure is what to report
+            }
             throw new LayoutBenchException("Cannot write sample '" + name + "' to " + file + ": " + e, e);
         }
         written++;
@@ -98,6 +123,25 @@ final class SampleFiles {
             renamed++;
         }
         return file;
+    }
+
+    /**
+     * Fails if {@code file} is a file this query wrote under another name: on a file system that folds case or
+     * normalizes Unicode, {@code A.png} and {@code a.png} are one file.
+     */
+    private void refuseAnEarlierSamplesFile(Path file, String name) {
+        try {
+            Object key = Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS).fileKey();
+            if (key != null && files.contains(key)) {
+                throw new LayoutBenchException("Cannot write sample '" + name + "' to " + file + ": an earlier "
+                        + "sample of this query was written to that file under another name (the file system "
+                        + "does not tell the two names apart)");
+            }
+        } catch (NoSuchFileException e) {
+            // nothing there yet
+        } catch (IOException e) {
+            throw new LayoutBenchException("Cannot write sample '" + name + "' to " + file + ": " + e, e);
+        }
     }
 
     private static String safeName(String name) {

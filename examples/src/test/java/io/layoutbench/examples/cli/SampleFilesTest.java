@@ -95,6 +95,22 @@ class SampleFilesTest {
         assertThat(files.written()).isZero();
     }
 
+    @Test
+    void aHardLinkInsideTheDirectoryIsReplacedNotWrittenThrough() throws IOException {
+        Path outside = Files.writeString(dir.resolve("outside.txt"), "keep me");
+        Path out = Files.createDirectories(dir.resolve("out"));
+        Files.createLink(out.resolve("x.png"), outside);
+        SampleFiles files = new SampleFiles(out);
+
+        files.write(sample("x.png", "sample"));
+
+        assertThat(Files.readString(outside)).isEqualTo("keep me");
+        assertThat(Files.readString(out.resolve("x.png"))).isEqualTo("sample");
+        try (Stream<Path> left = Files.list(out)) {
+            assertThat(left.map(p -> p.getFileName().toString())).containsExactly("x.png");
+        }
+    }
+
     private static Sample sample(String name, String text) {
         byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
         return new Sample(new MetadataRow(MetadataSchema.imageNet(), Arrays.asList(name, "x", (long) bytes.length,

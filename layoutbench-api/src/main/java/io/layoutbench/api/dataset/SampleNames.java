@@ -70,6 +70,13 @@ public final class SampleNames {
                 return Optional.of("contains the control character U+" + String.format(Locale.ROOT, "%04X", (int) c)
                         + " at index " + i);
             }
+            if (Character.isHighSurrogate(c) && i + 1 < name.length() && Character.isLowSurrogate(name.charAt(i + 1))) {
+                i++;   // a pair: one character beyond U+FFFF
+            } else if (Character.isSurrogate(c)) {
+                // UTF-8 has no form for it: two such names would be one key.
+                return Optional.of("contains an unpaired surrogate U+" + String.format(Locale.ROOT, "%04X", (int) c)
+                        + " at index " + i);
+            }
         }
         for (String segment : name.split("/", -1)) {
             if (segment.isEmpty()) {

@@ -27,6 +27,9 @@ class SampleNamesTest {
         assertThat(SampleNames.problem("a/")).contains("has an empty segment");
         assertThat(SampleNames.problem("a\\x.png")).contains("contains a backslash at index 1");
         assertThat(SampleNames.problem("a\nb")).contains("contains the control character U+000A at index 1");
+        assertThat(SampleNames.problem("a\uD800")).contains("contains an unpaired surrogate U+D800 at index 1");
+        assertThat(SampleNames.problem("\uDC00a")).contains("contains an unpaired surrogate U+DC00 at index 0");
+        assertThat(SampleNames.problem("cat \uD83D\uDC08.png")).as("a pair: U+1F408").isEmpty();
         assertThat(SampleNames.problem("")).contains("is empty");
         assertThat(SampleNames.problem(null)).contains("is NULL");
         assertThat(SampleNames.problem("x".repeat(1025))).contains("is longer than 1024 UTF-8 bytes");

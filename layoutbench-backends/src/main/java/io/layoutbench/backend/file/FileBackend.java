@@ -34,6 +34,7 @@ import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.Deque;
 import java.util.Iterator;
@@ -781,6 +782,7 @@ public final class FileBackend implements ObjectBackend {
         private ObjectInfo next;
         private boolean exhausted;
         private int pageFill = -1;
+        private boolean pageCounted;
 
         Listing(Path start, String startKeyPrefix, String prefix) {
             this.start = start;
@@ -790,6 +792,17 @@ public final class FileBackend implements ObjectBackend {
 
         @Override
         public boolean hasNext() {
+            try {
+                return findNext();
+            } catch (RuntimeException e) {
+                if (pageCounted) {
+                    metrics.onRequestFailed(RequestKind.LIST);   // a page was counted as started: it failed
+                }
+                throw e;
+            }
+        }
+
+        private boolean findNext() {
             if (next == null && !exhausted) {
                 long pageStart = -1;
                 if (pageFill < 0) {
@@ -823,6 +836,7 @@ public final class FileBackend implements ObjectBackend {
         private long startPage() {
             checkOpen();
             metrics.onRequestStarted(RequestKind.LIST);
+            pageCounted = true;
             pageFill = 0;
             return System.nanoTime();
         }
@@ -849,7 +863,13 @@ public final class FileBackend implements ObjectBackend {
         }
 
         private Level level(Path directory, String keyPrefix) {
-            refuseLinks("list", prefix, directory);
+            // The start directory's path must hold no link; below it, a directory swapped for a link since it was
+            // read is skipped, as a link found while reading is.
+            if (directory.equals(start)) {
+                refuseLinks("list", prefix, directory);
+            } else if (Files.isSymbolicLink(directory)) {
+                return new Level(directory, keyPrefix, Collections.emptyIterator());
+            }
             List<Entry> entries = new ArrayList<>();
             try (DirectoryStream<Path> children = Files.newDirectoryStream(directory)) {
                 for (Path child : children) {

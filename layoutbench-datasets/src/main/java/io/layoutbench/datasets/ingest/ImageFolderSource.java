@@ -153,9 +153,14 @@ public final class ImageFolderSource implements SampleSource {
             }
             String relative = files.next();
             Path file = root.resolve(label).resolve(relative);
-            String filename = SampleNames.fromPath(options.filenames() == IngestOptions.FilenameStyle.FILE_NAME
-                    ? file.getFileName().toString()
-                    : label + "/" + relative);
+            String filename;
+            try {
+                filename = SampleNames.fromPath(options.filenames() == IngestOptions.FilenameStyle.FILE_NAME
+                        ? file.getFileName().toString()
+                        : label + "/" + relative);
+            } catch (IllegalArgumentException e) {
+                throw new IngestException(file + ": its path makes no sample name: " + e.getMessage(), e);
+            }
             return new FileEntry(file, filename, label, null, null, null, file.toString());
         }
 

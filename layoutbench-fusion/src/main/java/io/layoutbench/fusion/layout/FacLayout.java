@@ -130,9 +130,10 @@ public final class FacLayout implements StorageLayout {
         FacBackend fac = FacBackend.create(nodes(backend, prefix, descriptor), facOptions, true);
         String descriptorKey = prefix + "/" + DESCRIPTOR;
         try {
-            backend.put(descriptorKey, store(descriptor));
-            // An aborted ingest leaves nothing behind: its blocks go with the L3 writer, its descriptor here.
-            return create(fac, prefix, schema, l3Options, fac, () -> backend.delete(descriptorKey));
+            // The descriptor is written once the L3 manifest is committed, not before: until then the dataset
+            // there (if any) keeps its own, and an ingest that is aborted, or refused because another committed
+            // meanwhile, leaves it alone (its blocks go with the L3 writer).
+            return create(fac, prefix, schema, l3Options, fac, () -> backend.put(descriptorKey, store(descriptor)));
         } catch (RuntimeException e) {
             fac.close();
             throw e;
@@ -166,7 +167,7 @@ public final class FacLayout implements StorageLayout {
      */
     public static DatasetWriter create(FacBackend fac, String prefix, MetadataSchema schema,
             Map<String, String> options) {
-        return create(fac, prefix, schema, options, null, () -> { });
+        return create(fac, prefix, schema, options, null, () -> { });   // no descriptor: the caller holds fac
     }
 
     /** Opens the dataset under {@code prefix} of {@code fac}; {@code fac} stays open when the dataset is closed. */
@@ -176,14 +177,12 @@ public final class FacLayout implements StorageLayout {
     }
 
     private static DatasetWriter create(FacBackend fac, String prefix, MetadataSchema schema,
-            Map<String, String> options, AutoCloseable owned, Runnable abandon) {
+            Map<String, String> options, AutoCloseable owned, Runnable committed) {
         requireNonNull(fac, "fac is null");
         Map<String, String> l3Options = new HashMap<>(options);
         l3Options.putIfAbsent(L3Layout.ROW_GROUP_SIZE, Long.toString(DEFAULT_ROW_GROUP_SIZE));
         DatasetWriter l3 = StorageLayouts.get(L3Layout.NAME).create(fac, prefix, schema, l3Options);
         return new DatasetWriter() {
-            private boolean committed;
-
             @Override
             public void add(Sample sample) {
                 l3.add(sample);
@@ -192,7 +191,7 @@ public final class FacLayout implements StorageLayout {
             @Override
             public DatasetSummary commit() {
                 DatasetSummary summary = asFac(l3.commit());
-                committed = true;
+                committed.run();
                 return summary;
             }
 
@@ -200,9 +199,6 @@ public final class FacLayout implements StorageLayout {
             public void close() {
                 try {
                     l3.close();
-                    if (!committed) {
-                        abandon.run();
-                    }
                 } finally {
                     closeQuietly(owned);
                 }
