@@ -94,8 +94,9 @@ final class SampleFiles {
         }
         refuseAnEarlierSamplesFile(file, name);
         // A new file, moved over the name: a file already there that is a hard link to one elsewhere is replaced
-        // in this directory, not written through.
-        Path temp = file.resolveSibling("." + file.getFileName() + "." + Long.toHexString(System.nanoTime()) + ".tmp");
+        // in this directory, not written through. The temporary name is short whatever the sample's (a file name
+        // of 255 bytes is valid).
+        Path temp = file.resolveSibling(".layoutbench-" + Long.toHexString(System.nanoTime()) + ".tmp");
         try {
             try (OutputStream stream = Files.newOutputStream(temp, StandardOpenOption.CREATE_NEW,
                     StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS);
