@@ -74,7 +74,7 @@ public abstract class GenerationalDatasetWriter implements DatasetWriter {
     private final int formatVersion;
     private final List<ManifestObject> written = new ArrayList<>();
     private final UniqueSampleNames names;
-    /** The generation committed at the prefix when this writer was created (see {@link #committed}). */
+    /** The manifest at the prefix when this writer was created ({@link #committedManifest}). */
     private final String replacing;
     private long samples;
     private long payloadBytes;
@@ -92,7 +92,7 @@ public abstract class GenerationalDatasetWriter implements DatasetWriter {
         this.names = new UniqueSampleNames(keys);
         this.generation = "g" + ZonedDateTime.now(ZoneOffset.UTC).format(STAMP) + "-"
                 + Long.toHexString(RANDOM.nextLong() & 0xffffffffffL);
-        this.replacing = committed().generation();
+        this.replacing = committedManifest();
     }
 
     /** Checks a dataset prefix: a valid key prefix without a trailing slash (may be empty for the root). */
@@ -259,58 +259,47 @@ public abstract class GenerationalDatasetWriter implements DatasetWriter {
      * @throws ConcurrentIngestException if another ingest committed here since this writer was created
      */
     private Set<String> replacedObjects() {
-        Committed now = committed();
-        if (!now.generation().equals(replacing)) {
+        if (!committedManifest().equals(replacing)) {
             throw new ConcurrentIngestException("Not committing the " + layout + " dataset at '" + prefix + "': "
-                    + "another ingest committed there while this one was writing (the dataset there was "
-                    + describe(replacing) + " when this one began, and is " + describe(now.generation())
-                    + " now), and may have removed objects this one wrote. Nothing was replaced; ingest again if "
-                    + "this data should win, one ingest at a time per prefix");
+                    + "another ingest committed there while this one was writing (the manifest there is not the one "
+                    + "this ingest began to replace), and may have removed objects this one wrote. Nothing was "
+                    + "replaced; ingest again if this data should win, one ingest at a time per prefix");
         }
-        return now.objects();
+        if (replacing.isEmpty()) {
+            return Set.of();
+        }
+        try {
+            Set<String> objects = new HashSet<>();
+            DatasetManifest.read(backend, prefix).objects().forEach(o -> objects.add(o.key()));
+            return objects;
+        } catch (TransientStorageException | AccessDeniedException e) {
+            throw unreadable(e);
+        } catch (LayoutBenchException e) {
+            LOG.warn("The {} dataset this ingest replaces at {} has an unreadable manifest; its objects are removed "
+                    + "now, not kept for its readers: {}", layout, prefix, e.getMessage());
+            return Set.of();
+        }
     }
-
-    /** The generation and objects of the dataset committed at the prefix now. */
-    private record Committed(String generation, Set<String> objects) {
-    }
-
-    private static final String NOTHING = "";
-    private static final String UNREADABLE = "?";
 
     /**
-     * The dataset committed at the prefix: its generation and objects; {@value #NOTHING} if there is none,
-     * {@value #UNREADABLE} if its manifest is damaged (its objects are then not kept for its readers).
+     * {@link DatasetManifest#identity} of the manifest at the prefix, or the empty string if there is none.
      *
-     * @throws StorageException if the manifest cannot be read for a reason other than damage (a transient failure
-     *                          once retries are spent, access denied): a commit that went on without it would delete
-     *                          objects its readers may be reading
+     * @throws StorageException if it cannot be read for a reason other than its absence (a transient failure once
+     *                          retries are spent, access denied): a commit that went on without knowing the dataset
+     *                          it replaces would delete objects its readers may be reading
      */
-    private Committed committed() {
-        DatasetManifest manifest;
+    private String committedManifest() {
         try {
-            manifest = DatasetManifest.read(backend, prefix);
-        } catch (ObjectNotFoundException e) {
-            return new Committed(NOTHING, Set.of());
+            return DatasetManifest.identity(backend, prefix).orElse("");
         } catch (TransientStorageException | AccessDeniedException e) {
-            throw new StorageException("Cannot write the " + layout + " dataset at '" + prefix + "': the manifest "
-                    + "of the dataset committed there cannot be read (" + e.getMessage() + "), and a commit without "
-                    + "it would delete objects its readers may be reading. Nothing was replaced", e);
-        } catch (LayoutBenchException e) {
-            LOG.warn("The {} dataset at {} has an unreadable manifest; a new commit there removes its objects at once, "
-                    + "not keeping them for its readers: {}", layout, prefix, e.getMessage());
-            return new Committed(UNREADABLE, Set.of());
+            throw unreadable(e);
         }
-        Set<String> objects = new HashSet<>();
-        manifest.objects().forEach(o -> objects.add(o.key()));
-        return new Committed(manifest.generation(), objects);
     }
 
-    private static String describe(String generation) {
-        return switch (generation) {
-            case NOTHING -> "absent";
-            case UNREADABLE -> "unreadable";
-            default -> "generation " + generation;
-        };
+    private StorageException unreadable(StorageException e) {
+        return new StorageException("Cannot write the " + layout + " dataset at '" + prefix + "': the manifest of "
+                + "the dataset committed there cannot be read (" + e.getMessage() + "), and a commit without it "
+                + "would delete objects its readers may be reading. Nothing was replaced", e);
     }
 
     /**

@@ -6,6 +6,7 @@ import io.layoutbench.api.backend.ByteRange;
 import io.layoutbench.api.backend.CorruptDataException;
 import io.layoutbench.api.backend.ObjectBackend;
 import io.layoutbench.api.backend.ObjectNotFoundException;
+import io.layoutbench.api.backend.RangeNotSatisfiableException;
 import io.layoutbench.api.backend.StorageException;
 import io.layoutbench.api.dataset.Column;
 import io.layoutbench.api.dataset.ColumnType;
@@ -15,6 +16,7 @@ import io.layoutbench.parquet.ParquetChecksums;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -138,6 +140,35 @@ public record DatasetManifest(String layout, int formatVersion, String generatio
      * @param size     bytes of the manifest object
      */
     public record Stored(DatasetManifest manifest, long size) {
+    }
+
+    /** Bytes {@link #identity} reads: more than a checksummed manifest's last line (25 bytes with its newline). */
+    private static final int IDENTITY_TAIL_BYTES = 64;
+
+    /**
+     * What tells the manifest committed at {@code prefix} from any other without reading it all (an l1 manifest
+     * lists every sample): its size and its last bytes, which end with the CRC32C of all before them, its generation
+     * included. Two requests, its size and a range of at most {@value #IDENTITY_TAIL_BYTES} bytes; empty if no
+     * dataset is committed there. Not checked: a damaged manifest has an identity too.
+     */
+    public static Optional<String> identity(ObjectBackend backend, String prefix) {
+        String key = keyFor(prefix);
+        long size;
+        try {
+            size = backend.size(key);
+        } catch (ObjectNotFoundException e) {
+            return Optional.empty();
+        }
+        long tail = Math.min(size, IDENTITY_TAIL_BYTES);
+        ByteBuffer bytes;
+        try {
+            bytes = backend.readRange(key, ByteRange.of(size - tail, tail));
+        } catch (ObjectNotFoundException | RangeNotSatisfiableException e) {
+            return Optional.of(size + ":changing");   // replaced between the two requests: no later read matches it
+        }
+        byte[] last = new byte[bytes.remaining()];
+        bytes.duplicate().get(last);
+        return Optional.of(size + ":" + HexFormat.of().formatHex(last));
     }
 
     /**
