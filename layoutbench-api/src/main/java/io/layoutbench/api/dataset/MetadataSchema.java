@@ -9,7 +9,12 @@ import java.util.OptionalInt;
 import java.util.stream.Collectors;
 
 /**
- * The ordered metadata columns of a dataset. Column names and aliases are unique, ignoring case.
+ * The schema of a dataset: its ordered metadata columns and the names of its payload fields. Column names and
+ * aliases are unique, ignoring case; field names are unique and follow {@link PayloadFields#check}.
+ *
+ * <p>A dataset has one payload field, {@value Sample#DATA}, unless its schema names others
+ * ({@link #withPayloadFields}): WebDataset-style samples carry several ({@code jpg}, {@code json}, {@code cls}),
+ * each stored so that a query can read some of them without the others. A sample may lack a field (NULL).
  *
  * <p>{@link #imageNet()} is the schema of the LayoutBench paper: {@code filename}, {@code label} (alias
  * {@code human_label}), {@code filesize_bytes}, {@code width}, {@code height}. Datasets may add columns:
@@ -17,11 +22,14 @@ import java.util.stream.Collectors;
  * <pre>{@code
  * MetadataSchema schema = MetadataSchema.imageNet().with(new Column("split", ColumnType.STRING));
  * int width = schema.indexOf("width").orElseThrow();
+ * MetadataSchema speech = new MetadataSchema(List.of(new Column("speaker", ColumnType.BIGINT)))
+ *         .withPayloadFields(List.of("wav", "txt"));
  * }</pre>
  *
- * @param columns the columns in storage order; at least one
+ * @param columns       the columns in storage order; at least one
+ * @param payloadFields the payload field names in storage order; at least one
  */
-public record MetadataSchema(List<Column> columns) {
+public record MetadataSchema(List<Column> columns, List<String> payloadFields) {
 
     /** Name of the column that identifies a sample in the default schema. */
     public static final String FILENAME = "filename";
@@ -45,6 +53,16 @@ public record MetadataSchema(List<Column> columns) {
 
     public MetadataSchema {
         columns = List.copyOf(requireNonNull(columns, "columns is null"));
+        payloadFields = List.copyOf(requireNonNull(payloadFields, "payloadFields is null"));
+        if (payloadFields.isEmpty()) {
+            throw new IllegalArgumentException("A schema needs at least one payload field");
+        }
+        for (int i = 0; i < payloadFields.size(); i++) {
+            PayloadFields.check(payloadFields.get(i));
+            if (payloadFields.subList(0, i).contains(payloadFields.get(i))) {
+                throw new IllegalArgumentException("Payload field '" + payloadFields.get(i) + "' is listed twice");
+            }
+        }
         if (columns.isEmpty()) {
             throw new IllegalArgumentException("A metadata schema needs at least one column");
         }
@@ -64,6 +82,11 @@ public record MetadataSchema(List<Column> columns) {
         }
     }
 
+    /** A schema of {@code columns} with the one payload field {@value Sample#DATA}. */
+    public MetadataSchema(List<Column> columns) {
+        this(columns, List.of(Sample.DATA));
+    }
+
     /** The paper's ImageNet metadata schema. */
     public static MetadataSchema imageNet() {
         return IMAGE_NET;
@@ -73,7 +96,17 @@ public record MetadataSchema(List<Column> columns) {
     public MetadataSchema with(Column column) {
         List<Column> more = new ArrayList<>(columns);
         more.add(requireNonNull(column, "column is null"));
-        return new MetadataSchema(more);
+        return new MetadataSchema(more, payloadFields);
+    }
+
+    /** This schema with payload fields {@code fields} instead of its own. */
+    public MetadataSchema withPayloadFields(List<String> fields) {
+        return new MetadataSchema(columns, fields);
+    }
+
+    /** Whether samples have the one payload field {@value Sample#DATA}, as the paper's datasets do. */
+    public boolean singleDataField() {
+        return payloadFields.size() == 1 && payloadFields.get(0).equals(Sample.DATA);
     }
 
     /** Position of the column that {@code identifier} names (by name or alias, ignoring case). */

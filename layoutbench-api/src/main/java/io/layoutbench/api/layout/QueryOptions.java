@@ -2,8 +2,11 @@ package io.layoutbench.api.layout;
 
 import static java.util.Objects.requireNonNull;
 
+import io.layoutbench.api.dataset.MetadataSchema;
+import io.layoutbench.api.dataset.PayloadFields;
 import io.layoutbench.api.network.NetworkProfile;
 import io.layoutbench.api.network.NetworkProfiles;
+import java.util.List;
 
 /**
  * How to run one query: retrieval mode, how many requests may be in flight, result order, and how to decide when
@@ -27,6 +30,8 @@ import io.layoutbench.api.network.NetworkProfiles;
  *         .withNetwork(NetworkProfiles.get("c5.large"));
  * // a client in the same region as its bucket pays nothing for bytes: merge wherever it saves time
  * QueryOptions inRegion = QueryOptions.defaults().withMaxReadAmplification(Double.POSITIVE_INFINITY);
+ * // captions only, and a video field of 64 MiB or more opened lazily instead of read
+ * QueryOptions captions = QueryOptions.defaults().withFields(List.of("txt"));
  * }</pre>
  *
  * @param mode             paper or optimized retrieval
@@ -41,9 +46,15 @@ import io.layoutbench.api.network.NetworkProfiles;
  * @param maxReadAmplification in optimized mode, bytes read over the bytes the matches' ranges (or pages) span, at
  *                         most: at least 1 (merge only touching ranges), {@link Double#POSITIVE_INFINITY} for no
  *                         limit (default 1.1)
+ * @param fields           the payload fields to read, in the order samples hold them; empty (default) for every
+ *                         field of the schema. A field a sample lacks is left out of it.
+ * @param lazyFieldBytes   a field of at least this many bytes comes back as a lazily read {@link
+ *                         io.layoutbench.api.dataset.Blob}: the query reads none of it, each {@code read} reads
+ *                         what it asks for (default 64 MiB; {@code Long.MAX_VALUE} to read every field whole)
  */
 public record QueryOptions(RetrievalMode mode, int maxConcurrency, ResultOrder order, long coalesceGapBytes,
-        NetworkProfile network, Objective objective, long maxBufferedBytes, double maxReadAmplification) {
+        NetworkProfile network, Objective objective, long maxBufferedBytes, double maxReadAmplification,
+        List<String> fields, long lazyFieldBytes) {
 
     /** Requests in flight by default. */
     public static final int DEFAULT_MAX_CONCURRENCY = 64;
@@ -56,6 +67,9 @@ public record QueryOptions(RetrievalMode mode, int maxConcurrency, ResultOrder o
      * requests but, for scattered matches, costs transfer dollars faster than it saves time (see docs/RESULTS.md).
      */
     public static final double DEFAULT_MAX_READ_AMPLIFICATION = 1.1;
+
+    /** Default {@link #lazyFieldBytes}: 64 MiB, the default read-ahead budget. */
+    public static final long DEFAULT_LAZY_FIELD_BYTES = 64L << 20;
 
     /** {@link #coalesceGapBytes} value that derives the gap from the network and objective. */
     public static final long DERIVED_GAP = -1;
@@ -83,6 +97,16 @@ public record QueryOptions(RetrievalMode mode, int maxConcurrency, ResultOrder o
             throw new IllegalArgumentException("maxReadAmplification must be >= 1 (1: read only the bytes needed; "
                     + "Infinity: no limit), got " + maxReadAmplification);
         }
+        fields = List.copyOf(requireNonNull(fields, "fields is null"));
+        for (int i = 0; i < fields.size(); i++) {
+            PayloadFields.check(fields.get(i));
+            if (fields.subList(0, i).contains(fields.get(i))) {
+                throw new IllegalArgumentException("Payload field '" + fields.get(i) + "' is asked for twice");
+            }
+        }
+        if (lazyFieldBytes < 1) {
+            throw new IllegalArgumentException("lazyFieldBytes must be >= 1, got " + lazyFieldBytes);
+        }
         if (coalesceGapBytes < DERIVED_GAP) {
             throw new IllegalArgumentException("coalesceGapBytes must be >= 0, or -1 to derive it; got "
                     + coalesceGapBytes);
@@ -95,47 +119,78 @@ public record QueryOptions(RetrievalMode mode, int maxConcurrency, ResultOrder o
      */
     public static QueryOptions defaults() {
         return new QueryOptions(RetrievalMode.OPTIMIZED, DEFAULT_MAX_CONCURRENCY, ResultOrder.DATASET, DERIVED_GAP,
-                NetworkProfiles.T3_MEDIUM, Objective.TIME, DEFAULT_MAX_BUFFERED_BYTES, DEFAULT_MAX_READ_AMPLIFICATION);
+                NetworkProfiles.T3_MEDIUM, Objective.TIME, DEFAULT_MAX_BUFFERED_BYTES, DEFAULT_MAX_READ_AMPLIFICATION,
+                List.of(), DEFAULT_LAZY_FIELD_BYTES);
     }
 
     public QueryOptions withMode(RetrievalMode newMode) {
         return new QueryOptions(newMode, maxConcurrency, order, coalesceGapBytes, network, objective, maxBufferedBytes,
-                maxReadAmplification);
+                maxReadAmplification, fields, lazyFieldBytes);
     }
 
     public QueryOptions withMaxConcurrency(int newMaxConcurrency) {
         return new QueryOptions(mode, newMaxConcurrency, order, coalesceGapBytes, network, objective, maxBufferedBytes,
-                maxReadAmplification);
+                maxReadAmplification, fields, lazyFieldBytes);
     }
 
     public QueryOptions withOrder(ResultOrder newOrder) {
         return new QueryOptions(mode, maxConcurrency, newOrder, coalesceGapBytes, network, objective, maxBufferedBytes,
-                maxReadAmplification);
+                maxReadAmplification, fields, lazyFieldBytes);
     }
 
     public QueryOptions withCoalesceGapBytes(long newGap) {
         return new QueryOptions(mode, maxConcurrency, order, newGap, network, objective, maxBufferedBytes,
-                maxReadAmplification);
+                maxReadAmplification, fields, lazyFieldBytes);
     }
 
     public QueryOptions withNetwork(NetworkProfile newNetwork) {
         return new QueryOptions(mode, maxConcurrency, order, coalesceGapBytes, newNetwork, objective, maxBufferedBytes,
-                maxReadAmplification);
+                maxReadAmplification, fields, lazyFieldBytes);
     }
 
     public QueryOptions withObjective(Objective newObjective) {
         return new QueryOptions(mode, maxConcurrency, order, coalesceGapBytes, network, newObjective, maxBufferedBytes,
-                maxReadAmplification);
+                maxReadAmplification, fields, lazyFieldBytes);
     }
 
     public QueryOptions withMaxBufferedBytes(long newMaxBufferedBytes) {
         return new QueryOptions(mode, maxConcurrency, order, coalesceGapBytes, network, objective,
-                newMaxBufferedBytes, maxReadAmplification);
+                newMaxBufferedBytes, maxReadAmplification, fields, lazyFieldBytes);
     }
 
     /** These options with a different read budget: at least 1, {@link Double#POSITIVE_INFINITY} for no limit. */
     public QueryOptions withMaxReadAmplification(double newMaxReadAmplification) {
         return new QueryOptions(mode, maxConcurrency, order, coalesceGapBytes, network, objective, maxBufferedBytes,
-                newMaxReadAmplification);
+                newMaxReadAmplification, fields, lazyFieldBytes);
+    }
+
+    /** These options reading only payload fields {@code newFields} (empty: every field). */
+    public QueryOptions withFields(List<String> newFields) {
+        return new QueryOptions(mode, maxConcurrency, order, coalesceGapBytes, network, objective, maxBufferedBytes,
+                maxReadAmplification, newFields, lazyFieldBytes);
+    }
+
+    /** These options returning fields of at least {@code newLazyFieldBytes} bytes as lazily read blobs. */
+    public QueryOptions withLazyFieldBytes(long newLazyFieldBytes) {
+        return new QueryOptions(mode, maxConcurrency, order, coalesceGapBytes, network, objective, maxBufferedBytes,
+                maxReadAmplification, fields, newLazyFieldBytes);
+    }
+
+    /**
+     * The fields a query of a dataset of {@code schema} reads, in order: {@link #fields()}, or every field.
+     *
+     * @throws IllegalArgumentException naming the schema's fields if one asked for is not among them
+     */
+    public List<String> fieldsOf(MetadataSchema schema) {
+        if (fields.isEmpty()) {
+            return schema.payloadFields();
+        }
+        for (String field : fields) {
+            if (!schema.payloadFields().contains(field)) {
+                throw new IllegalArgumentException("The dataset has no payload field '" + field + "'; its fields are "
+                        + schema.payloadFields());
+            }
+        }
+        return fields;
     }
 }
