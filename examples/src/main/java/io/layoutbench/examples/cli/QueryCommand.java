@@ -103,6 +103,10 @@ final class QueryCommand implements Callable<Integer> {
             description = "Network preset to read through (none for no simulation). Default: ${DEFAULT-VALUE}.")
     NetworkProfile profile;
 
+    @Option(names = "--fields", paramLabel = "FIELD", split = ",",
+            description = "Payload fields to read, comma-separated (e.g. json,cls). Default: every field.")
+    List<String> fields = new ArrayList<>();
+
     @Mixin
     ReadBudgetOption readBudget;
 
@@ -129,6 +133,11 @@ final class QueryCommand implements Callable<Integer> {
         String prefix = DatasetStore.prefix(datasetId, layout.name(), options);
         QueryOptions queryOptions = QueryOptions.defaults().withMode(mode).withNetwork(profile)
                 .withMaxReadAmplification(readBudget.value(spec.commandLine()));
+        try {
+            queryOptions = queryOptions.withFields(fields);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), "Invalid --fields: " + e.getMessage());
+        }
         CostModel costModel = new CostModel(Prices.s3Standard(), profile);
 
         try (Store opened = store.open(spec.commandLine())) {
@@ -150,6 +159,11 @@ final class QueryCommand implements Callable<Integer> {
                     query.bind(data.schema());
                 } catch (PredicateException e) {
                     throw new ParameterException(spec.commandLine(), "Invalid --where: " + e.getMessage());
+                }
+                try {
+                    queryOptions.fieldsOf(data.schema());
+                } catch (IllegalArgumentException e) {
+                    throw new ParameterException(spec.commandLine(), "Invalid --fields: " + e.getMessage());
                 }
                 long started = System.nanoTime();
                 RetrievalStats stats;
