@@ -482,7 +482,7 @@ public abstract class StorageLayoutContractTest {
     }
 
     /** A sample as a query returns it: its metadata and its bytes' checksum. */
-    record Expected(List<Object> metadata, long crc32c, int size) {
+    record Expected(List<Object> metadata, long crc32c, long size) {
     }
 
     private List<Expected> write(ObjectBackend backend, String prefix, MetadataSchema schema, Iterator<Sample> source) {
