@@ -25,7 +25,13 @@ import io.layoutbench.api.backend.ByteRange;
  */
 public record TarMember(String name, Type type, long headerOffset, long dataOffset, long size) {
 
-    /** The kinds of tar member; only {@link #REGULAR} members hold sample bytes. */
+    /**
+     * The kinds of tar member; only {@link #REGULAR} members hold sample bytes.
+     *
+     * <pre>{@code
+     * index.skipped().stream().filter(m -> m.type() == TarMember.Type.SYMLINK).forEach(System.out::println);
+     * }</pre>
+     */
     public enum Type {
         /** A regular file, its bytes stored contiguously. */
         REGULAR,

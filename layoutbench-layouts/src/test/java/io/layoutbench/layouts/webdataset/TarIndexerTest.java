@@ -2,9 +2,9 @@ package io.layoutbench.layouts.webdataset;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 import static org.assertj.core.api.Assumptions.assumeThat;
 
-import io.layoutbench.api.backend.ObjectBackend;
 import io.layoutbench.api.backend.ObjectNotFoundException;
 import io.layoutbench.api.layout.PlannedRequest;
 import io.layoutbench.api.metrics.MetricsSnapshot;
@@ -12,8 +12,10 @@ import io.layoutbench.api.metrics.QueryMetrics;
 import io.layoutbench.api.metrics.RequestKind;
 import io.layoutbench.backend.memory.MemoryBackend;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -115,10 +117,11 @@ class TarIndexerTest {
     void aPaxSizeOverridesTheUstarSizeField() throws IOException {
         byte[] data = new byte[1234];
         new Random(3).nextBytes(data);
-        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
         try (TarArchiveOutputStream tar = new TarArchiveOutputStream(out, "UTF-8")) {
             byte[] pax = paxRecord("size", "1234");
-            TarArchiveEntry header = new TarArchiveEntry("./PaxHeaders/big.bin", TarConstants.LF_PAX_EXTENDED_HEADER_LC);
+            TarArchiveEntry header = new TarArchiveEntry("./PaxHeaders/big.bin",
+                    TarConstants.LF_PAX_EXTENDED_HEADER_LC);
             header.setSize(pax.length);
             tar.putArchiveEntry(header);
             tar.write(pax);
@@ -156,6 +159,40 @@ class TarIndexerTest {
         assertThat(index.members()).extracting(TarMember::name).containsExactly("0001.jpg", "0003.jpg");
         assertThat(index.skipped()).containsExactly(
                 new TarMember("0002.jpg", TarMember.Type.SYMLINK, 1024, 1536, 0));
+    }
+
+    @ParameterizedTest
+    @ValueSource(bytes = {TarConstants.LF_LINK, TarConstants.LF_CHR, TarConstants.LF_BLK, TarConstants.LF_FIFO})
+    void linksDevicesAndFifosAreRefusedOrSkipped(byte typeFlag) throws IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        try (TarArchiveOutputStream tar = new TarArchiveOutputStream(out, "UTF-8")) {
+            TarArchiveEntry file = new TarArchiveEntry("0001.jpg");
+            file.setSize(3);
+            tar.putArchiveEntry(file);
+            tar.write(new byte[3]);
+            tar.closeArchiveEntry();
+            TarArchiveEntry special = new TarArchiveEntry("0002.jpg", typeFlag);
+            special.setLinkName(typeFlag == TarConstants.LF_LINK ? "0001.jpg" : "");
+            tar.putArchiveEntry(special);
+            tar.closeArchiveEntry();
+            tar.finish();
+        }
+        backend.put(SHARD, out.toByteArray());
+        String described = switch (typeFlag) {
+            case TarConstants.LF_LINK -> "hard link to '0001.jpg'";
+            case TarConstants.LF_CHR -> "character device";
+            case TarConstants.LF_BLK -> "block device";
+            default -> "FIFO";
+        };
+
+        assertThatThrownBy(() -> new TarIndexer(backend).index(SHARD))
+                .isInstanceOf(ShardFormatException.class)
+                .hasMessageContaining("member '0002.jpg', offset 1024: is a " + described + ", not a regular file");
+        TarIndex skipping = new TarIndexer(backend, TarIndexOptions.defaults()
+                .withSpecialMembers(TarIndexOptions.SpecialMembers.SKIP)).index(SHARD);
+        assertThat(skipping.members()).extracting(TarMember::name).containsExactly("0001.jpg");
+        assertThat(skipping.skipped()).extracting(TarMember::name, TarMember::headerOffset)
+                .containsExactly(tuple("0002.jpg", 1024L));
     }
 
     @Test
@@ -363,7 +400,7 @@ class TarIndexerTest {
     }
 
     private static byte[] shardWithLink() {
-        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
         try (TarArchiveOutputStream tar = new TarArchiveOutputStream(out, "UTF-8")) {
             for (String name : List.of("0001.jpg", "0002.jpg", "0003.jpg")) {
                 TarArchiveEntry entry = name.equals("0002.jpg")
@@ -381,7 +418,7 @@ class TarIndexerTest {
             }
             tar.finish();
         } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
+            throw new UncheckedIOException(e);
         }
         return out.toByteArray();
     }
