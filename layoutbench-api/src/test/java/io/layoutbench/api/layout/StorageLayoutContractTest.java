@@ -523,7 +523,7 @@ public abstract class StorageLayoutContractTest {
     private static Expected expected(Sample sample) {
         CRC32C crc = new CRC32C();
         crc.update(sample.data().duplicate());
-        return new Expected(sample.metadata().values(), crc.getValue(), Math.toIntExact(sample.size()));
+        return new Expected(sample.metadata().values(), crc.getValue(), sample.size());
     }
 
     /** The samples a row-at-a-time evaluation selects, in dataset order, LIMIT applied. */
