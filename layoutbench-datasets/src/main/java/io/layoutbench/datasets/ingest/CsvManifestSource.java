@@ -150,12 +150,12 @@ public final class CsvManifestSource implements SampleSource {
 
     @Override
     public Stream<MetadataRow> metadata() {
-        return stream(entry -> FileSamples.metadata(entry, options));
+        return stream(entry -> ImageSamples.metadata(entry, options));
     }
 
     @Override
     public Stream<Sample> samples() {
-        return stream(entry -> FileSamples.sample(entry, options));
+        return stream(entry -> ImageSamples.sample(entry, options));
     }
 
     @Override
@@ -178,8 +178,8 @@ public final class CsvManifestSource implements SampleSource {
     }
 
     private <T> Stream<T> stream(Function<FileEntry, Optional<T>> convert) {
-        return FileSamples.stream(this::entries, convert, options, "give the rows distinct values in a 'filename' "
-                + "column");
+        return FileSamples.stream(this::entries, convert, entry -> ImageSamples.metadata(entry, options).isPresent(),
+                "give the rows distinct values in a 'filename' column");
     }
 
     private Entries entries() {
