@@ -1,7 +1,6 @@
 package io.layoutbench.datasets.media;
 
 import java.io.File;
-import java.io.RandomAccessFile;
 import java.nio.file.Path;
 
 import org.jaudiotagger.audio.flac.FlacAudioHeader;
@@ -9,12 +8,11 @@ import org.jaudiotagger.audio.flac.FlacInfoReader;
 import org.jaudiotagger.audio.generic.GenericAudioHeader;
 import org.jaudiotagger.audio.mp3.MP3AudioHeader;
 import org.jaudiotagger.audio.mp3.MPEGFrameHeader;
-import org.jaudiotagger.audio.ogg.util.OggInfoReader;
 import org.jaudiotagger.audio.wav.WavInfoReader;
 import org.jaudiotagger.tag.id3.AbstractID3v2Tag;
 
 /**
- * WAV, FLAC, Ogg Vorbis and MP3 headers through jaudiotagger's stream-information readers, which read the format
+ * WAV, FLAC and MP3 headers through jaudiotagger's stream-information readers, which read the format
  * chunks, metadata blocks or first frame and never the tags or the audio.
  */
 final class AudioHeaders {
@@ -40,18 +38,6 @@ final class AudioHeaders {
         Long samples = header.getNoOfSamples();
         Double duration = samples == null || samples == 0 ? null : header.getPreciseTrackLength();
         return MediaInfo.audio(format.formatName(), duration, positive(header.getSampleRateAsNumber(), "sample rate"),
-                positive(header.getChannelNumber(), "channel count"));
-    }
-
-    /** The identification header, and the last page's granule position for the length. */
-    static MediaInfo vorbis(Path file, long size, MediaFormat format) throws Exception {
-        GenericAudioHeader header;
-        try (RandomAccessFile in = new RandomAccessFile(file.toFile(), "r")) {
-            header = new OggInfoReader().read(in);
-        }
-        OggHeaders.lastPage(file, size); // jaudiotagger takes the granule of whatever page comes last, even a cut one
-        return MediaInfo.audio(format.formatName(), header.getPreciseTrackLength(),
-                positive(header.getSampleRateAsNumber(), "sample rate"),
                 positive(header.getChannelNumber(), "channel count"));
     }
 

@@ -27,7 +27,7 @@ enum MediaFormat {
 
     WAV(MediaType.AUDIO, "wav", AudioHeaders::wav, "wav", "wave"),
     FLAC(MediaType.AUDIO, "flac", AudioHeaders::flac, "flac"),
-    OGG_VORBIS(MediaType.AUDIO, "ogg", AudioHeaders::vorbis, "ogg", "oga"),
+    OGG_VORBIS(MediaType.AUDIO, "ogg", OggHeaders::vorbis, "ogg", "oga"),
     OPUS(MediaType.AUDIO, "opus", OggHeaders::opus, "opus"),
     MP3(MediaType.AUDIO, "mp3", AudioHeaders::mp3, "mp3"),
     /** An MP4 with an audio brand ({@code M4A}); whether it has a video track decides its type once read. */

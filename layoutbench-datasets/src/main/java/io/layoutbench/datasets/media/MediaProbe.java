@@ -30,8 +30,10 @@ import java.util.logging.Logger;
  *   <tr><th>format</th><th>facts</th><th>read by</th></tr>
  *   <tr><td>{@code jpeg}, {@code png}, {@code gif}, {@code bmp}, {@code webp}</td><td>width, height</td>
  *       <td>{@link io.layoutbench.datasets.image.ImageHeaders}</td></tr>
- *   <tr><td>{@code wav}, {@code flac}, {@code ogg} (Vorbis), {@code mp3}</td>
+ *   <tr><td>{@code wav}, {@code flac}, {@code mp3}</td>
  *       <td>duration, sample rate, channels</td><td>jaudiotagger's stream-information readers (no tags)</td></tr>
+ *   <tr><td>{@code ogg} (Vorbis)</td><td>duration, sample rate, channels</td><td>jaudiotagger's Ogg page and
+ *       Vorbis identification headers; the length from the last page</td></tr>
  *   <tr><td>{@code opus} (Ogg Opus)</td><td>duration, sample rate (always 48000, the rate Opus decodes at and
  *       counts time in), channels</td><td>jaudiotagger's Ogg pages and the 19-byte {@code OpusHead}</td></tr>
  *   <tr><td>{@code mp4} (also .m4a, .m4v), {@code mov}</td><td>duration; width, height of the first video track;
