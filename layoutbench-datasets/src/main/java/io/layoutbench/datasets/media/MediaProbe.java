@@ -86,22 +86,23 @@ public final class MediaProbe {
      */
     public static MediaInfo probe(Path file) {
         Detection detection = detection(file);
-        MediaFormat format = detection.format;
+        MediaFormat format = detection.format();
         if (format == null || !format.readable()) {
-            return detection.info;
+            return detection.info();
         }
-        if (!detection.byContent) {
-            throw new MediaHeaderException(file.toString(), detection.info, detection.size == 0 ? "the file is empty"
+        if (!detection.byContent()) {
+            throw new MediaHeaderException(file.toString(), detection.info(), detection.size() == 0
+                    ? "the file is empty"
                     : "the file is named ." + MediaFormat.extension(file) + " but does not start like one (first "
-                            + "bytes " + hex(detection.prefix) + ")", null);
+                            + "bytes " + hex(detection.prefix()) + ")", null);
         }
         try {
-            return format.read(file, detection.size);
+            return format.read(file, detection.size());
         } catch (BadHeader e) {
-            throw new MediaHeaderException(file.toString(), detection.info, e.getMessage(), null);
+            throw new MediaHeaderException(file.toString(), detection.info(), e.getMessage(), null);
         } catch (Exception e) {
             // The libraries signal damaged input with checked exceptions of their own and with runtime ones alike.
-            throw new MediaHeaderException(file.toString(), detection.info, describe(e, file), e);
+            throw new MediaHeaderException(file.toString(), detection.info(), describe(e, file), e);
         }
     }
 
@@ -111,23 +112,11 @@ public final class MediaProbe {
      * @throws UncheckedIOException naming the file if it cannot be opened or read
      */
     public static MediaInfo detect(Path file) {
-        return detection(file).info;
+        return detection(file).info();
     }
 
-    private static final class Detection {
-        final MediaFormat format;
-        final MediaInfo info;
-        final boolean byContent;
-        final long size;
-        final byte[] prefix;
-
-        Detection(MediaFormat format, MediaInfo info, boolean byContent, long size, byte[] prefix) {
-            this.format = format;
-            this.info = info;
-            this.byContent = byContent;
-            this.size = size;
-            this.prefix = prefix;
-        }
+    /** What the first bytes and the name say: a format (null for text and other files) and whether by content. */
+    private record Detection(MediaFormat format, MediaInfo info, boolean byContent, long size, byte[] prefix) {
     }
 
     private static Detection detection(Path file) {
