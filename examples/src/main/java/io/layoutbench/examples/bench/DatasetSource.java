@@ -8,6 +8,7 @@ import io.layoutbench.datasets.ingest.ImageFolderSource;
 import io.layoutbench.datasets.ingest.IngestOptions;
 import io.layoutbench.datasets.ingest.ManifestOptions;
 import io.layoutbench.datasets.ingest.ManifestSource;
+import io.layoutbench.datasets.ingest.MediaFolderSource;
 import io.layoutbench.datasets.synthetic.ImageNetScale;
 import io.layoutbench.datasets.synthetic.SyntheticImageNet;
 
@@ -72,6 +73,16 @@ public record DatasetSource(String id, String name, String description, Supplier
         return new DatasetSource(idFrom(name, absolute), nameFrom(name, absolute), description,
                 () -> ImageFolderSource.open(absolute), -1,
                 () -> SourceFingerprint.ofFiles(description, null, ImageFolderSource.open(absolute).files()));
+    }
+
+    /** The folder {@code root/<label>/<file>} of any media; {@code name} (or the folder's name) is its id. */
+    public static DatasetSource mediaFolder(Path root, String name) {
+        Path absolute = root.toAbsolutePath().normalize();
+        String description = "media folder " + absolute;
+        return new DatasetSource(idFrom(name, absolute), nameFrom(name, absolute), description,
+                () -> MediaFolderSource.open(absolute, IngestOptions.defaults()), -1,
+                () -> SourceFingerprint.ofFiles(description, null,
+                        MediaFolderSource.open(absolute, IngestOptions.defaults()).files()));
     }
 
     /** The files a CSV manifest lists; {@code name} (or the manifest's file name) is its id. */

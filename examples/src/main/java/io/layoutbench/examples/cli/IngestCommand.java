@@ -6,6 +6,7 @@ import io.layoutbench.api.cost.CostModel;
 import io.layoutbench.api.cost.Prices;
 import io.layoutbench.api.layout.DatasetSummary;
 import io.layoutbench.api.layout.StorageLayout;
+import io.layoutbench.api.layout.StorageLayouts;
 import io.layoutbench.api.network.NetworkProfile;
 import io.layoutbench.examples.bench.DatasetSource;
 import io.layoutbench.examples.bench.DatasetStore;
@@ -73,7 +74,9 @@ final class IngestCommand implements Callable<Integer> {
     /** A user's dataset instead of the synthetic one. */
     static final class UserSource {
         @Option(names = "--from", paramLabel = "DIR", required = true,
-                description = "An image folder DIR/<label>/<file> to ingest instead of the synthetic dataset.")
+                description = "A folder DIR/<label>/<file> of any media (image, audio, video, text) to ingest "
+                        + "instead of the synthetic dataset; headers give media_type, format, width, height, "
+                        + "duration_seconds, sample_rate, channels.")
         Path folder;
 
         @Option(names = "--manifest", paramLabel = "FILE", required = true,
@@ -183,7 +186,8 @@ final class IngestCommand implements Callable<Integer> {
                 throw new ParameterException(spec.commandLine(), "--from " + userSource.folder
                         + " is not a directory");
             }
-            return DatasetSource.imageFolder(userSource.folder, name);
+            return "imagenet".equalsIgnoreCase(schema) ? DatasetSource.imageFolder(userSource.folder, name)
+                    : DatasetSource.mediaFolder(userSource.folder, name);
         }
         if (!Files.isRegularFile(userSource.manifest)) {
             throw new ParameterException(spec.commandLine(), "--manifest " + userSource.manifest
@@ -229,7 +233,8 @@ final class IngestCommand implements Callable<Integer> {
             String datasetName = name != null ? name.strip()
                     : shardPrefix.replaceAll("/+$", "").replaceAll(".*/", "");
             String id = DatasetSource.sanitize(datasetName.isEmpty() ? "webdataset" : datasetName);
-            String prefix = DatasetStore.prefix(id, L2Layout.NAME, Map.of());
+            // Where query and describe look for it: the l2 prefix of the name, with the layout's settings.
+            String prefix = QueryCommand.prefix(spec, dataset, id, StorageLayouts.get(L2Layout.NAME), layoutOptions);
             InPlaceIndex.Options options = InPlaceIndex.Options.defaults()
                     .withGrouping(plainTar ? SampleGrouping.PLAIN_TAR : SampleGrouping.WEBDATASET);
             if (jsonField != null) {
