@@ -161,6 +161,14 @@ public abstract class StorageLayoutContractTest {
         return true;
     }
 
+    /**
+     * Bytes a ranged read of part of a lazily read field may transfer beyond 10% over what it asks for: 0, or the
+     * whole units a store checks its checksums over (two, one at each end of the range).
+     */
+    protected long partialReadSlackBytes() {
+        return 0;
+    }
+
     /** Whether the layout stores samples of several payload fields (every library layout does). */
     protected boolean storesSeveralFields() {
         return true;
@@ -646,7 +654,7 @@ public abstract class StorageLayoutContractTest {
                 long before = later.snapshot().bytesReceived();
                 ByteBuffer part = video.read(1_000_000, 100_000);
                 assertThat(later.snapshot().bytesReceived() - before).as("bytes moved by a 100 KB read")
-                        .isLessThanOrEqualTo(110_000);
+                        .isLessThanOrEqualTo(110_000 + partialReadSlackBytes());
                 assertThat(toBytes(part)).isEqualTo(Arrays.copyOfRange(large, 1_000_000, 1_100_000));
                 assertThat(got.get(1).field("txt").toByteArray())
                         .isEqualTo("caption".getBytes(StandardCharsets.UTF_8));

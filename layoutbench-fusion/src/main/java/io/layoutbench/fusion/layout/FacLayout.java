@@ -85,7 +85,7 @@ public final class FacLayout implements StorageLayout {
     public static final String DESCRIPTOR = "fac-layout.properties";
 
     private static final Set<String> L3_KEYS = Set.of(L3Layout.FILE_SIZE, L3Layout.ROW_GROUP_SIZE,
-            L3Layout.PAGE_SIZE);
+            L3Layout.PAGE_SIZE, L3Layout.BLOB_THRESHOLD);
 
     @Override
     public String name() {
