@@ -168,6 +168,10 @@ public final class SyntheticSpeech implements SampleSource, Iterable<Sample> {
      * @throws IndexOutOfBoundsException if there is no such speaker at this scale
      */
     public long speakerId(int speakerIndex) {
+        if (speakerIndex < 0 || speakerIndex >= plan.speakerCount()) {
+            throw new IndexOutOfBoundsException("Speaker index " + speakerIndex + " out of range [0, "
+                    + plan.speakerCount() + ") of " + this);
+        }
         return plan.speakerId[speakerIndex];
     }
 
@@ -283,17 +287,11 @@ public final class SyntheticSpeech implements SampleSource, Iterable<Sample> {
         double rate = plan.wordsPerSecond[u.speaker]
                 * (1 - CLIP_RATE_SPREAD + 2 * CLIP_RATE_SPREAD * SpeechPlan.unit(Hashing.mix64(key, -1)));
         int count = (int) Math.max(1, Math.round(seconds * rate));
-        String[] words = new String[count];
-        int drawn = 0;
-        if (u.title()) {
-            String[] heading = ("CHAPTER " + Vocabulary.number(plan.chapterNumber[u.chapter])).split(" ");
-            if (heading.length > count) {
-                words = Arrays.copyOf(heading, heading.length);
-            } else {
-                System.arraycopy(heading, 0, words, 0, heading.length);
-            }
-            drawn = heading.length;
-        }
+        // A title reads "CHAPTER <number>" and then its words, however short it is.
+        String[] heading = u.title()
+                ? ("CHAPTER " + Vocabulary.number(plan.chapterNumber[u.chapter])).split(" ") : new String[0];
+        String[] words = Arrays.copyOf(heading, Math.max(count, heading.length));
+        int drawn = heading.length;
         for (int j = drawn; j < words.length; j++) {
             words[j] = Vocabulary.wordAt(SpeechPlan.unit(Hashing.mix64(key, j)));
         }

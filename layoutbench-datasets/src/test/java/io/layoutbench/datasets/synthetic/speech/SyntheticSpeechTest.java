@@ -225,7 +225,8 @@ class SyntheticSpeechTest {
 
         assertThatThrownBy(() -> tiny.sample(20)).isInstanceOf(IndexOutOfBoundsException.class)
                 .hasMessage("Sample index 20 out of range [0, 20) of SyntheticSpeech[tiny, seed 42, 20 samples]");
-        assertThatThrownBy(() -> tiny.speakerId(4)).isInstanceOf(IndexOutOfBoundsException.class);
+        assertThatThrownBy(() -> tiny.speakerId(4)).isInstanceOf(IndexOutOfBoundsException.class)
+                .hasMessage("Speaker index 4 out of range [0, 4) of SyntheticSpeech[tiny, seed 42, 20 samples]");
     }
 
     @Test
