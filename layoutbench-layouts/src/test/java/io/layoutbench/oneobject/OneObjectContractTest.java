@@ -30,4 +30,10 @@ class OneObjectContractTest extends StorageLayoutContractTest {
     protected double modelMetadataTolerance() {
         return 0;
     }
+
+    /** The worked example stores samples of one payload field. */
+    @Override
+    protected boolean storesSeveralFields() {
+        return false;
+    }
 }

@@ -35,7 +35,8 @@ final class OneObjectWriter extends GenerationalDatasetWriter {
     }
 
     @Override
-    protected void addSample(Sample sample, String key, int crc32c) {
+    protected void addSample(Sample sample, String key, int[] checksums) {
+        int crc32c = checksums[0];   // the example layout stores samples of one payload field
         try {
             Channels.newChannel(out).write(sample.data().duplicate());
         } catch (IOException e) {

@@ -103,6 +103,10 @@ final class QueryCommand implements Callable<Integer> {
             description = "Network preset to read through (none for no simulation). Default: ${DEFAULT-VALUE}.")
     NetworkProfile profile;
 
+    @Option(names = "--fields", paramLabel = "FIELD", split = ",",
+            description = "Payload fields to read, comma-separated (e.g. json,cls). Default: every field.")
+    List<String> fields = new ArrayList<>();
+
     @Mixin
     ReadBudgetOption readBudget;
 
@@ -122,13 +126,14 @@ final class QueryCommand implements Callable<Integer> {
             query = query.withLimit(query.limit().isPresent() ? Math.min(limit, query.limit().getAsLong()) : limit);
         }
         StorageLayout layout = Layouts.resolve(spec.commandLine(), List.of(layoutName)).get(0);
-        Map<String, Map<String, String>> overrides = Layouts.overrides(spec.commandLine(), layoutOptions);
-        boolean synthetic = datasetName == null;
-        String datasetId = synthetic ? dataset.source().id() : DatasetSource.sanitize(datasetName.strip());
-        Map<String, String> options = Layouts.options(layout, synthetic ? dataset.scale() : null, overrides);
-        String prefix = DatasetStore.prefix(datasetId, layout.name(), options);
+        String prefix = prefix(spec, dataset, datasetName, layout, layoutOptions);
         QueryOptions queryOptions = QueryOptions.defaults().withMode(mode).withNetwork(profile)
                 .withMaxReadAmplification(readBudget.value(spec.commandLine()));
+        try {
+            queryOptions = queryOptions.withFields(fields);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), "Invalid --fields: " + e.getMessage());
+        }
         CostModel costModel = new CostModel(Prices.s3Standard(), profile);
 
         try (Store opened = store.open(spec.commandLine())) {
@@ -136,20 +141,17 @@ final class QueryCommand implements Callable<Integer> {
                 throw new ParameterException(spec.commandLine(), "--backend mem holds no datasets between "
                         + "commands; query a file, s3-embedded or s3:// backend");
             }
-            String requested = synthetic ? datasetId : datasetName.strip();
-            Optional<String> held = new DatasetStore(opened.backend(), opened.label()).datasetName(prefix)
-                    .filter(name -> !name.equals(requested));
-            if (held.isPresent()) {
-                throw new ParameterException(spec.commandLine(), "No " + layout.name() + " dataset '" + requested
-                        + "' in " + opened.location() + ": its prefix " + prefix + " holds dataset '" + held.get()
-                        + "' (in a prefix, characters other than letters, digits, '.', '_' and '-' become '_')");
-            }
             try (ObjectBackend client = client(opened.backend());
-                    Dataset data = open(layout, client, prefix, datasetId, synthetic, opened)) {
+                    Dataset data = open(spec, dataset, datasetName, layout, client, prefix, opened)) {
                 try {
                     query.bind(data.schema());
                 } catch (PredicateException e) {
                     throw new ParameterException(spec.commandLine(), "Invalid --where: " + e.getMessage());
+                }
+                try {
+                    queryOptions.fieldsOf(data.schema());
+                } catch (IllegalArgumentException e) {
+                    throw new ParameterException(spec.commandLine(), "Invalid --fields: " + e.getMessage());
                 }
                 long started = System.nanoTime();
                 RetrievalStats stats;
@@ -179,8 +181,33 @@ final class QueryCommand implements Callable<Integer> {
         return profile.isUnlimited() ? view : SimulatedNetworkBackend.wrap(view, profile);
     }
 
-    private Dataset open(StorageLayout layout, ObjectBackend client, String prefix, String datasetId,
-            boolean synthetic, Store opened) {
+    /** The prefix of the dataset the options name: the synthetic one of the scale, or {@code --dataset NAME}. */
+    static String prefix(CommandSpec spec, DatasetOptions dataset, String datasetName, StorageLayout layout,
+            List<String> layoutOptions) {
+        Map<String, Map<String, String>> overrides = Layouts.overrides(spec.commandLine(), layoutOptions);
+        boolean synthetic = datasetName == null;
+        String datasetId = synthetic ? dataset.source().id() : DatasetSource.sanitize(datasetName.strip());
+        Map<String, String> options = Layouts.options(layout, synthetic ? dataset.scale() : null, overrides);
+        return DatasetStore.prefix(datasetId, layout.name(), options);
+    }
+
+    /**
+     * Opens the ingested dataset at {@code prefix} through {@code client}.
+     *
+     * @throws ParameterException naming the ingest command to run if there is none, or the dataset the prefix holds
+     */
+    static Dataset open(CommandSpec spec, DatasetOptions dataset, String datasetName, StorageLayout layout,
+            ObjectBackend client, String prefix, Store opened) {
+        boolean synthetic = datasetName == null;
+        String datasetId = synthetic ? dataset.source().id() : DatasetSource.sanitize(datasetName.strip());
+        String requested = synthetic ? datasetId : datasetName.strip();
+        Optional<String> held = new DatasetStore(opened.backend(), opened.label()).datasetName(prefix)
+                .filter(name -> !name.equals(requested));
+        if (held.isPresent()) {
+            throw new ParameterException(spec.commandLine(), "No " + layout.name() + " dataset '" + requested
+                    + "' in " + opened.location() + ": its prefix " + prefix + " holds dataset '" + held.get()
+                    + "' (in a prefix, characters other than letters, digits, '.', '_' and '-' become '_')");
+        }
         try {
             return layout.open(client, prefix);
         } catch (ObjectNotFoundException e) {

@@ -1,11 +1,15 @@
 package io.layoutbench.examples.cli;
 
 import io.layoutbench.api.LayoutBenchException;
+import io.layoutbench.api.dataset.Blob;
+import io.layoutbench.api.dataset.ColumnType;
+import io.layoutbench.api.dataset.MetadataSchema;
 import io.layoutbench.api.dataset.Sample;
 import io.layoutbench.api.dataset.SampleNameSet;
 import io.layoutbench.api.dataset.SampleNames;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.nio.channels.Channels;
@@ -19,6 +23,8 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.HashSet;
+import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -58,6 +64,9 @@ final class SampleFiles {
         return root;
     }
 
+    /** Samples written so far: the position of a sample without a filename. */
+    private long samples;
+
     /** Files written. */
     long written() {
         return written;
@@ -69,13 +78,28 @@ final class SampleFiles {
     }
 
     /**
-     * Writes {@code sample} and returns its file.
+     * Writes each payload field of {@code sample} to a file and returns the last: named as the sample (its
+     * {@code filename}, else its position in the result) for the one field {@code data}, else {@code <name>.<field>}
+     * as WebDataset names them. Fields are streamed, so a field larger than memory writes too.
      *
      * @throws LayoutBenchException if its name leaves no safe file name, a directory on the way is a link or a file,
      *                              the file is a link, an earlier sample was written to it, or the write fails
      */
     Path write(Sample sample) {
-        String name = sample.filename();
+        boolean named = sample.metadata().schema().find(MetadataSchema.FILENAME)
+                .filter(c -> c.type() == ColumnType.STRING).isPresent()
+                && sample.metadata().get(MetadataSchema.FILENAME) != null;
+        String base = named ? sample.filename() : String.format(Locale.ROOT, "%012d", samples);
+        samples++;
+        Path last = null;
+        for (Map.Entry<String, Blob> field : sample.fields().entrySet()) {
+            boolean single = sample.fields().size() == 1 && field.getKey().equals(Sample.DATA);
+            last = write(single ? base : base + "." + field.getKey(), field.getValue());
+        }
+        return last;
+    }
+
+    private Path write(String name, Blob data) {
         String safe = safeName(name);
         String[] segments = safe.split("/");
         Path file = root;
@@ -99,11 +123,17 @@ final class SampleFiles {
         Path temp = file.resolveSibling(".layoutbench-" + Long.toHexString(System.nanoTime()) + ".tmp");
         try {
             try (OutputStream stream = Files.newOutputStream(temp, StandardOpenOption.CREATE_NEW,
-                    StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS);
-                    WritableByteChannel channel = Channels.newChannel(stream)) {
-                ByteBuffer data = sample.data().duplicate();
-                while (data.hasRemaining()) {
-                    channel.write(data);
+                    StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS)) {
+                if (data.inMemory()) {
+                    WritableByteChannel channel = Channels.newChannel(stream);
+                    ByteBuffer bytes = data.readAll();
+                    while (bytes.hasRemaining()) {
+                        channel.write(bytes);
+                    }
+                } else {
+                    try (InputStream in = data.openStream()) {
+                        in.transferTo(stream);
+                    }
                 }
             }
             Files.move(temp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);

@@ -11,12 +11,14 @@ import io.layoutbench.api.backend.ObjectBackend;
 import io.layoutbench.api.backend.ObjectInfo;
 import io.layoutbench.api.backend.ObjectNotFoundException;
 import io.layoutbench.api.backend.StorageException;
+import io.layoutbench.api.dataset.Blob;
 import io.layoutbench.api.dataset.Column;
 import io.layoutbench.api.dataset.ColumnType;
 import io.layoutbench.api.dataset.MetadataRow;
 import io.layoutbench.api.dataset.MetadataSchema;
 import io.layoutbench.api.dataset.Sample;
 import io.layoutbench.api.metrics.MetricsSnapshot;
+import io.layoutbench.api.metrics.QueryMetrics;
 import io.layoutbench.api.model.DatasetMetadata;
 import io.layoutbench.api.model.LayoutModel;
 import io.layoutbench.api.model.SupportsModelling;
@@ -26,8 +28,10 @@ import io.layoutbench.api.predicate.Expressions;
 import io.layoutbench.api.predicate.Query;
 
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Base64;
 import java.util.Comparator;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -142,6 +146,24 @@ public abstract class StorageLayoutContractTest {
      */
     protected long modelBytesPerPage() {
         return 0;
+    }
+
+    /**
+     * Whether a query asking for some payload fields reads only their bytes (true), or reads a sample's fields
+     * together and returns those asked for (false: L3 keeps a row's fields in one blob).
+     */
+    protected boolean readsFieldsApart() {
+        return true;
+    }
+
+    /** Whether a field of at least the query's lazy size comes back lazily read rather than read whole. */
+    protected boolean readsLargeFieldsLazily() {
+        return true;
+    }
+
+    /** Whether the layout stores samples of several payload fields (every library layout does). */
+    protected boolean storesSeveralFields() {
+        return true;
     }
 
     /** For a layout that models itself: relative error allowed on a cold client's metadata bytes. */
@@ -482,7 +504,7 @@ public abstract class StorageLayoutContractTest {
     }
 
     /** A sample as a query returns it: its metadata and its bytes' checksum. */
-    record Expected(List<Object> metadata, long crc32c, int size) {
+    record Expected(List<Object> metadata, long crc32c, long size) {
     }
 
     private List<Expected> write(ObjectBackend backend, String prefix, MetadataSchema schema, Iterator<Sample> source) {
@@ -537,6 +559,146 @@ public abstract class StorageLayoutContractTest {
         new Random(size).nextBytes(bytes);
         return new Sample(new MetadataRow(MetadataSchema.imageNet(), Arrays.asList(name, "tench", (long) size, 4L,
                 3L)), ByteBuffer.wrap(bytes));
+    }
+
+    /** {@link #CUSTOM} with three WebDataset-style payload fields. */
+    static final MetadataSchema FIELDS = CUSTOM.withPayloadFields(List.of("jpg", "seg.png", "json"));
+
+    @Test
+    void severalPayloadFieldsRoundTripAndAQueryReadsTheFieldsItAsksFor() {
+        assumeTrue(storesSeveralFields(), "the layout stores one payload field");
+        Random random = new Random(13);
+        List<Sample> samples = new ArrayList<>();
+        for (Sample plain : customSamples().subList(0, 60)) {
+            Map<String, Blob> fields = new LinkedHashMap<>();
+            fields.put("jpg", Blob.of(bytes(random, 2000 + random.nextInt(4000))));
+            if (random.nextInt(4) != 0) {
+                fields.put("seg.png", Blob.of(bytes(random, random.nextInt(3000))));   // some samples lack it
+            }
+            fields.put("json", Blob.of(("{\"i\": " + samples.size() + "}").getBytes(StandardCharsets.UTF_8)));
+            samples.add(new Sample(new MetadataRow(FIELDS, plain.metadata().values()), fields));
+        }
+        try (ObjectBackend backend = newBackend()) {
+            try (DatasetWriter writer = layout().create(backend, "fields", FIELDS, writeOptions())) {
+                samples.forEach(writer::add);
+                writer.commit();
+            }
+            try (Dataset dataset = layout().open(backend, "fields")) {
+                assertThat(dataset.schema()).isEqualTo(FIELDS);
+                for (RetrievalMode mode : RetrievalMode.values()) {
+                    QueryOptions options = QueryOptions.defaults().withMode(mode);
+                    assertThat(fieldBytes(dataset, "TRUE", options)).as("every field, %s", mode)
+                            .isEqualTo(fieldBytes(samples, List.of()));
+                    List<String> some = List.of("json", "seg.png");
+                    try (SampleStream stream = dataset.query(Query.parse("TRUE"), options.withFields(some))) {
+                        List<Map<String, String>> got = new ArrayList<>();
+                        stream.forEachRemaining(sample -> got.add(bytesOf(sample)));
+                        assertThat(got).as("json and seg.png, %s", mode).isEqualTo(fieldBytes(samples, some));
+                        long asked = samples.stream().mapToLong(sample -> sample.fields().entrySet().stream()
+                                .filter(f -> some.contains(f.getKey())).mapToLong(f -> f.getValue().size()).sum())
+                                .sum();
+                        if (readsFieldsApart() && mode == RetrievalMode.PAPER) {
+                            assertThat(stream.stats().transfer().bytesReceived()).as("bytes of the fields asked for")
+                                    .isEqualTo(asked);   // warm: the first query loaded the metadata
+                        }
+                    }
+                }
+                assertThatThrownBy(() -> dataset.query(Query.parse("TRUE"),
+                        QueryOptions.defaults().withFields(List.of("mp4"))))
+                        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("mp4")
+                        .hasMessageContaining("[jpg, seg.png, json]");
+            }
+            try (DatasetWriter writer = layout().create(backend, "bad", FIELDS, writeOptions())) {
+                Sample wrong = new Sample(samples.get(0).metadata(), Map.of("wav", Blob.of(new byte[3])));
+                assertThatThrownBy(() -> writer.add(wrong)).isInstanceOf(IllegalArgumentException.class)
+                        .hasMessageContaining("wav").hasMessageContaining("[jpg, seg.png, json]");
+            }
+        }
+    }
+
+    @Test
+    void aLargeFieldComesBackLazilyAndAPartOfItCostsAboutItsBytes() {
+        assumeTrue(storesSeveralFields() && readsLargeFieldsLazily(), "the layout reads every field whole");
+        Random random = new Random(17);
+        byte[] large = bytes(random, 3 << 20);
+        MetadataSchema schema = CUSTOM.withPayloadFields(List.of("mp4", "txt"));
+        List<Sample> samples = new ArrayList<>();
+        for (Sample plain : customSamples().subList(0, 3)) {
+            samples.add(new Sample(new MetadataRow(schema, plain.metadata().values()), Map.of(
+                    "mp4", Blob.of(large), "txt", Blob.of("caption".getBytes(StandardCharsets.UTF_8)))));
+        }
+        try (ObjectBackend backend = newBackend()) {
+            try (DatasetWriter writer = layout().create(backend, "large", schema, writeOptions())) {
+                samples.forEach(writer::add);
+                writer.commit();
+            }
+            QueryMetrics later = new QueryMetrics();
+            try (Dataset dataset = layout().open(backend.withMetrics(later), "large");
+                    SampleStream stream = dataset.query(Query.parse("TRUE"),
+                            QueryOptions.defaults().withLazyFieldBytes(1 << 20))) {
+                List<Sample> got = new ArrayList<>();
+                stream.forEachRemaining(got::add);
+                long queried = stream.stats().transfer().bytesReceived();
+                assertThat(queried).as("the query reads no byte of the 3 MiB fields").isLessThan(1 << 20);
+                Blob video = got.get(1).field("mp4");
+                assertThat(video.inMemory()).isFalse();
+                assertThat(video.size()).isEqualTo(large.length);
+                long before = later.snapshot().bytesReceived();
+                ByteBuffer part = video.read(1_000_000, 100_000);
+                assertThat(later.snapshot().bytesReceived() - before).as("bytes moved by a 100 KB read")
+                        .isLessThanOrEqualTo(110_000);
+                assertThat(toBytes(part)).isEqualTo(Arrays.copyOfRange(large, 1_000_000, 1_100_000));
+                assertThat(got.get(1).field("txt").toByteArray())
+                        .isEqualTo("caption".getBytes(StandardCharsets.UTF_8));
+                try (java.io.InputStream in = video.openStream()) {
+                    assertThat(in.readAllBytes()).isEqualTo(large);
+                }
+                assertThatThrownBy(() -> video.read(large.length - 10, 11))
+                        .isInstanceOf(IndexOutOfBoundsException.class).hasMessageContaining("mp4");
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        }
+    }
+
+    private static byte[] bytes(Random random, int size) {
+        byte[] bytes = new byte[size];
+        random.nextBytes(bytes);
+        return bytes;
+    }
+
+    private static byte[] toBytes(ByteBuffer buffer) {
+        byte[] bytes = new byte[buffer.remaining()];
+        buffer.duplicate().get(bytes);
+        return bytes;
+    }
+
+    /** A sample's fields, each as Base64 text so that lists of them compare by content. */
+    private static Map<String, String> bytesOf(Sample sample) {
+        Map<String, String> fields = new LinkedHashMap<>();
+        sample.fields().forEach((name, blob) -> fields.put(name,
+                Base64.getEncoder().encodeToString(blob.toByteArray())));
+        return fields;
+    }
+
+    private static List<Map<String, String>> fieldBytes(List<Sample> samples, List<String> only) {
+        List<Map<String, String>> all = new ArrayList<>();
+        for (Sample sample : samples) {
+            Map<String, String> fields = bytesOf(sample);
+            if (!only.isEmpty()) {
+                fields.keySet().retainAll(only);
+            }
+            all.add(fields);
+        }
+        return all;
+    }
+
+    private static List<Map<String, String>> fieldBytes(Dataset dataset, String where, QueryOptions options) {
+        List<Map<String, String>> got = new ArrayList<>();
+        try (SampleStream stream = dataset.query(Query.parse(where), options)) {
+            stream.forEachRemaining(sample -> got.add(bytesOf(sample)));
+        }
+        return got;
     }
 
     /** Forty samples of {@link #CUSTOM} of 16 to 64 KB. */

@@ -48,4 +48,16 @@ class FacLayoutContractTest extends StorageLayoutContractTest {
         }
         return new ReferenceWorkload(tiny.schema(), tiny::iterator, queries);
     }
+
+    /** A row's fields share one blob: a query reads them together and returns those asked for. */
+    @Override
+    protected boolean readsFieldsApart() {
+        return false;
+    }
+
+    /** Fields live in the row's blob, read with its pages. */
+    @Override
+    protected boolean readsLargeFieldsLazily() {
+        return false;
+    }
 }

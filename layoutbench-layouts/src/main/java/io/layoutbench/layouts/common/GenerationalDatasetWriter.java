@@ -10,6 +10,7 @@ import io.layoutbench.api.backend.ObjectKeys;
 import io.layoutbench.api.backend.ObjectNotFoundException;
 import io.layoutbench.api.backend.StorageException;
 import io.layoutbench.api.backend.TransientStorageException;
+import io.layoutbench.api.dataset.Blob;
 import io.layoutbench.api.dataset.MetadataSchema;
 import io.layoutbench.api.dataset.Sample;
 import io.layoutbench.api.layout.DatasetSummary;
@@ -119,8 +120,21 @@ public abstract class GenerationalDatasetWriter implements DatasetWriter {
         }
         String key = keys.key(sample.metadata(), samples);
         names.check(key, samples);
+        for (String field : sample.fields().keySet()) {
+            if (!schema.payloadFields().contains(field)) {
+                throw new IllegalArgumentException("Sample '" + key + "' has the payload field '" + field
+                        + "' but the dataset's fields are " + schema.payloadFields());
+            }
+        }
         MetadataParquet.checkSize(sample.metadata(), sample.size(), key);
-        addSample(sample, key, SampleChecksum.of(sample.data()));
+        int[] checksums = new int[schema.payloadFields().size()];
+        for (int f = 0; f < checksums.length; f++) {
+            Blob blob = sample.fields().get(schema.payloadFields().get(f));
+            if (blob != null) {
+                checksums[f] = SampleChecksum.of(blob);
+            }
+        }
+        addSample(sample, key, checksums);
         samples++;
         payloadBytes += sample.size();
     }
@@ -161,10 +175,11 @@ public abstract class GenerationalDatasetWriter implements DatasetWriter {
     }
 
     /**
-     * Stores one sample; {@code key} is its name ({@link SampleKeys}), {@code crc32c} its checksum, to keep beside its
-     * location.
+     * Stores one sample; {@code key} is its name ({@link SampleKeys}), {@code checksums} the CRC32C of each of the
+     * schema's payload fields in schema order (0 for a field the sample lacks), to keep beside their locations. The
+     * sample's fields are the schema's (checked); a field may be larger than memory ({@link Blob#inMemory()}).
      */
-    protected abstract void addSample(Sample sample, String key, int crc32c);
+    protected abstract void addSample(Sample sample, String key, int[] checksums);
 
     /** Flushes buffered data and writes remaining objects; returns layout settings for the manifest. */
     protected abstract Map<String, String> finish();
@@ -193,6 +208,21 @@ public abstract class GenerationalDatasetWriter implements DatasetWriter {
         String key = objectKey(relative);
         backend.put(key, data);
         written.add(ManifestObject.of(key, data.length, crc32c));
+        return key;
+    }
+
+    /** Stores {@code blob}, whose CRC32C is {@code crc32c}, as an object of this ingest; streams it if large. */
+    protected final String putObject(String relative, Blob blob, int crc32c) {
+        if (blob.inMemory()) {
+            return putObject(relative, blob.toByteArray(), crc32c);
+        }
+        String key = objectKey(relative);
+        try (java.io.InputStream in = blob.openStream()) {
+            backend.put(key, in, blob.size());
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException("Cannot store " + blob + " as " + key, e);
+        }
+        written.add(ManifestObject.of(key, blob.size(), crc32c));
         return key;
     }
 

@@ -32,14 +32,15 @@ public final class MetadataParquet {
 
     /**
      * A Parquet schema builder for {@code schema} with the paper's L1/L2 names ({@code label} written as
-     * {@code human_label} when the schema has that column) and the checksum column.
+     * {@code human_label} when the schema has that column, for the ImageNet schema's alias only).
      */
     public static ParquetTableSchema.Builder paperNames(MetadataSchema schema) {
         ParquetTableSchema.Builder builder = ParquetTableSchema.builder(schema);
-        if (schema.find(MetadataSchema.LABEL).filter(c -> c.name().equals(MetadataSchema.LABEL)).isPresent()) {
+        if (schema.find(MetadataSchema.LABEL).filter(c -> c.name().equals(MetadataSchema.LABEL)
+                && c.aliases().contains(MetadataSchema.HUMAN_LABEL)).isPresent()) {
             builder.rename(MetadataSchema.LABEL, MetadataSchema.HUMAN_LABEL);
         }
-        return builder.extraColumn(CRC32C, ColumnType.BIGINT);
+        return builder;
     }
 
     /** Whether {@code schema}'s own BIGINT column {@code filesize_bytes} holds each sample's size. */
@@ -64,8 +65,8 @@ public final class MetadataParquet {
      * @throws IllegalArgumentException naming the sample and both sizes when they differ
      */
     public static void checkSize(MetadataRow row, long size, String sample) {
-        if (!schemaHoldsSize(row.schema())) {
-            return;
+        if (!schemaHoldsSize(row.schema()) || !row.schema().singleDataField()) {
+            return;   // with several payload fields filesize_bytes is metadata like any other column
         }
         Object declared = row.get(MetadataSchema.FILESIZE_BYTES);
         if (declared == null || (Long) declared != size) {

@@ -30,7 +30,7 @@ import java.util.List;
  * Selection rows = query.select(table.columns());
  * }</pre>
  */
-public final class MetadataTable {
+public final class MetadataTable implements PayloadColumns.ColumnsOfTable {
 
     private final ColumnarTable columns;
     private final MetadataColumns raw;
@@ -89,6 +89,23 @@ public final class MetadataTable {
             return longs.values();
         }
         throw new IllegalStateException("Metadata column " + column + " is " + values.type() + ", not BIGINT");
+    }
+
+    /** A BIGINT column's values with NULL as -1 (a size or checksum of a field a sample lacks). */
+    @Override
+    public long[] longsOrMinusOne(String column) {
+        ColumnVector values = raw.column(column);
+        long[] longs = longs(column);
+        if (!values.hasNulls()) {
+            return longs;
+        }
+        long[] copy = longs.clone();
+        for (int row = 0; row < copy.length; row++) {
+            if (values.isNull(row)) {
+                copy[row] = -1;
+            }
+        }
+        return copy;
     }
 
     /** A STRING extra column's values, e.g. {@code shard}. */

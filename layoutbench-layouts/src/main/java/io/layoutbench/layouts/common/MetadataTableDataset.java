@@ -59,7 +59,17 @@ public abstract class MetadataTableDataset extends ManifestDataset implements Su
     @Override
     public DatasetMetadata scanMetadata(String name) {
         MetadataTable table = metadata(backend);
-        return DatasetMetadata.of(name, table.columns(), table.longs(MetadataParquet.sizeColumn(schema())));
+        long[][] fields = PayloadColumns.of(schema()).sizes(table);
+        long[] sizes = fields[0];
+        if (fields.length > 1) {
+            sizes = new long[table.rowCount()];
+            for (long[] field : fields) {
+                for (int row = 0; row < sizes.length; row++) {
+                    sizes[row] += Math.max(0, field[row]);
+                }
+            }
+        }
+        return DatasetMetadata.of(name, table.columns(), sizes);
     }
 
     @Override

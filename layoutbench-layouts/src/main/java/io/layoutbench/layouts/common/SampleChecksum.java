@@ -2,6 +2,7 @@ package io.layoutbench.layouts.common;
 
 import io.layoutbench.api.backend.CorruptDataException;
 
+import io.layoutbench.api.dataset.Blob;
 import java.nio.ByteBuffer;
 import java.util.zip.CRC32C;
 
@@ -23,6 +24,18 @@ public final class SampleChecksum {
     public static int of(ByteBuffer data) {
         CRC32C crc = new CRC32C();
         crc.update(data.duplicate());
+        return (int) crc.getValue();
+    }
+
+    /** The CRC32C of a blob, read {@link Blob#STREAM_CHUNK_BYTES} at a time when it is not in memory. */
+    public static int of(Blob blob) {
+        if (blob.inMemory()) {
+            return of(blob.readAll());
+        }
+        CRC32C crc = new CRC32C();
+        for (long offset = 0; offset < blob.size(); offset += Blob.STREAM_CHUNK_BYTES) {
+            crc.update(blob.read(offset, (int) Math.min(Blob.STREAM_CHUNK_BYTES, blob.size() - offset)));
+        }
         return (int) crc.getValue();
     }
 

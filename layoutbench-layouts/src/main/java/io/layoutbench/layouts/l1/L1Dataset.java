@@ -3,26 +3,32 @@ package io.layoutbench.layouts.l1;
 import io.layoutbench.api.backend.CorruptDataException;
 import io.layoutbench.api.backend.ObjectBackend;
 import io.layoutbench.api.dataset.MetadataRow;
-import io.layoutbench.api.dataset.Sample;
 import io.layoutbench.api.layout.PlannedRequest;
 import io.layoutbench.api.layout.QueryOptions;
 import io.layoutbench.api.predicate.BoundQuery;
 import io.layoutbench.api.predicate.Selection;
-import io.layoutbench.layouts.common.MetadataParquet;
 import io.layoutbench.layouts.common.MetadataTable;
 import io.layoutbench.layouts.common.MetadataTableDataset;
-import io.layoutbench.layouts.common.SampleChecksum;
+import io.layoutbench.layouts.common.PayloadColumns;
 import io.layoutbench.layouts.common.SampleKeys;
+import io.layoutbench.layouts.retrieval.FieldRead;
 import io.layoutbench.layouts.retrieval.ReadTask;
+import io.layoutbench.layouts.retrieval.SampleRead;
+import io.layoutbench.layouts.retrieval.SampleTask;
 
 import java.util.ArrayList;
 import java.util.List;
 
-/** An L1 dataset: metadata table cached by the client, one GET per matching sample. */
+/**
+ * An L1 dataset: metadata table cached by the client, one GET per payload field the query asks for of each matching
+ * sample (one per sample for the one field {@code data}); fields of the query's lazy size are not read but returned
+ * as lazily read blobs.
+ */
 final class L1Dataset extends MetadataTableDataset {
 
     private final String samplesPrefix;
     private final SampleKeys keys;
+    private final PayloadColumns payload;
 
     L1Dataset(ObjectBackend backend, String prefix) {
         super(L1Layout.NAME, L1Layout.FORMAT_VERSION, backend, prefix, L1Writer::tableSchema);
@@ -32,28 +38,39 @@ final class L1Dataset extends MetadataTableDataset {
                     + "' has no samples.prefix property");
         }
         this.keys = SampleKeys.of(schema());
+        this.payload = PayloadColumns.of(schema());
     }
 
     @Override
     protected Planned plan(ObjectBackend backend, BoundQuery query, QueryOptions options) {
         MetadataTable table = metadata(backend);
         Selection rows = query.select(table.columns());
-        long[] crcs = table.longs(MetadataParquet.CRC32C);
-        long[] sizes = table.longs(MetadataParquet.sizeColumn(schema()));
+        int[] fields = payload.indexesOf(options.fieldsOf(schema()));
+        long[][] sizes = payload.sizes(table);
+        int[][] crcs = payload.checksums(table);
         List<ReadTask> tasks = new ArrayList<>(rows.size());
-        long payload = 0;
+        long bytes = 0;
         for (int i = 0; i < rows.size(); i++) {
             int row = rows.get(i);
-            MetadataRow metadata = table.columns().row(row);
             String name = keys.key(table.columns(), row);
-            PlannedRequest request = L1Reads.read(samplesPrefix, name, sizes[row]);
-            int crc = MetadataParquet.crc(crcs[row]);
-            payload += sizes[row];
-            tasks.add(ReadTask.single(request, data -> {
-                SampleChecksum.verify(data, crc, name, request.key());
-                return List.of(new Sample(metadata, data));
-            }));
+            List<FieldRead> reads = new ArrayList<>(fields.length);
+            List<PlannedRequest> requests = new ArrayList<>(fields.length);
+            for (int f : fields) {
+                if (sizes[f][row] < 0) {
+                    continue;   // the sample lacks the field
+                }
+                PlannedRequest request = L1Reads.read(samplesPrefix, name + payload.suffix(f), sizes[f][row]);
+                FieldRead read = new FieldRead(payload.field(f), request.key(), 0, sizes[f][row], crcs[f][row]);
+                reads.add(read);
+                if (SampleTask.eager(read, options.lazyFieldBytes())) {
+                    requests.add(request);
+                }
+                bytes += sizes[f][row];
+            }
+            MetadataRow metadata = table.columns().row(row);
+            tasks.add(SampleTask.of(requests, List.of(new SampleRead(metadata, name, reads)),
+                    options.lazyFieldBytes()));
         }
-        return new Planned(table.loadRequests(), tasks, rows.size(), payload);
+        return new Planned(table.loadRequests(), tasks, rows.size(), bytes);
     }
 }

@@ -9,6 +9,7 @@ import io.layoutbench.api.model.DatasetMetadata;
 import io.layoutbench.api.model.LayoutModel;
 import io.layoutbench.api.model.SupportsModelling;
 import io.layoutbench.layouts.common.LayoutOptions;
+import io.layoutbench.layouts.common.PayloadColumns;
 
 import java.util.Map;
 import java.util.Set;
@@ -59,6 +60,7 @@ public final class L1Layout implements StorageLayout, SupportsModelling {
     @Override
     public LayoutModel model(DatasetMetadata data, Map<String, String> options) {
         LayoutOptions.of(NAME, options, Set.of());
+        PayloadColumns.requireSingleField(data.schema(), NAME);
         return new L1Model(data);
     }
 }

@@ -1,11 +1,12 @@
 package io.layoutbench.layouts.l1;
 
 import io.layoutbench.api.backend.ObjectBackend;
-import io.layoutbench.api.dataset.ColumnType;
+import io.layoutbench.api.dataset.Blob;
 import io.layoutbench.api.dataset.MetadataSchema;
 import io.layoutbench.api.dataset.Sample;
 import io.layoutbench.layouts.common.GenerationalDatasetWriter;
 import io.layoutbench.layouts.common.MetadataParquet;
+import io.layoutbench.layouts.common.PayloadColumns;
 import io.layoutbench.layouts.common.TempFiles;
 import io.layoutbench.parquet.ParquetTableSchema;
 import io.layoutbench.parquet.ParquetTableWriter;
@@ -21,32 +22,40 @@ final class L1Writer extends GenerationalDatasetWriter {
     static final String SAMPLES = "samples/";
     static final String METADATA = "metadata.parquet";
 
-    private final boolean sizeColumn;
+    private final PayloadColumns payload;
     private final Path metadataFile;
     private final ParquetTableWriter metadata;
 
     L1Writer(ObjectBackend backend, String prefix, MetadataSchema schema) {
         super(L1Layout.NAME, L1Layout.FORMAT_VERSION, backend, prefix, schema);
         ParquetTableSchema tableSchema = tableSchema(schema);
-        this.sizeColumn = !MetadataParquet.schemaHoldsSize(schema);
+        this.payload = PayloadColumns.of(schema);
         this.metadataFile = TempFiles.create("layoutbench-l1-", ".parquet");
         this.metadata = ParquetTableWriter.create(tableSchema, metadataFile, ParquetWriteOptions.defaults());
     }
 
-    /** The metadata table: the metadata columns (paper names), the checksum, and the size if the schema has none. */
+    /**
+     * The metadata table: the metadata columns (paper names), then each payload field's checksum and size
+     * ({@link PayloadColumns}).
+     */
     static ParquetTableSchema tableSchema(MetadataSchema schema) {
-        ParquetTableSchema.Builder table = MetadataParquet.paperNames(schema);
-        if (!MetadataParquet.schemaHoldsSize(schema)) {
-            table.extraColumn(MetadataParquet.DATA_SIZE, ColumnType.BIGINT);
-        }
-        return table.build();
+        return PayloadColumns.of(schema).addChecksumsAndSizes(MetadataParquet.paperNames(schema)).build();
+    }
+
+    /** The object of field {@code field} of sample {@code key}, relative to the ingest's generation. */
+    static String sampleObject(PayloadColumns payload, String key, int field) {
+        return SAMPLES + key + payload.suffix(field);
     }
 
     @Override
-    protected void addSample(Sample sample, String key, int crc32c) {
-        putObject(SAMPLES + key, sample.toByteArray(), crc32c);   // the sample's checksum is the object's
-        long crc = MetadataParquet.stored(crc32c);
-        metadata.write(sample.metadata(), sizeColumn ? List.of(crc, (long) sample.size()) : List.of(crc), null);
+    protected void addSample(Sample sample, String key, int[] checksums) {
+        for (int f = 0; f < payload.count(); f++) {
+            Blob blob = sample.fields().get(payload.field(f));
+            if (blob != null) {
+                putObject(sampleObject(payload, key, f), blob, checksums[f]);   // the field's checksum is the object's
+            }
+        }
+        metadata.write(sample.metadata(), payload.checksumsAndSizes(sample, checksums), null);
     }
 
     @Override

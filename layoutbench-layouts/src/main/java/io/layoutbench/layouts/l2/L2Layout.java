@@ -9,6 +9,7 @@ import io.layoutbench.api.model.DatasetMetadata;
 import io.layoutbench.api.model.LayoutModel;
 import io.layoutbench.api.model.SupportsModelling;
 import io.layoutbench.layouts.common.LayoutOptions;
+import io.layoutbench.layouts.common.PayloadColumns;
 
 import java.util.List;
 import java.util.Map;
@@ -67,6 +68,7 @@ public final class L2Layout implements StorageLayout, SupportsModelling {
 
     @Override
     public LayoutModel model(DatasetMetadata data, Map<String, String> options) {
+        PayloadColumns.requireSingleField(data.schema(), NAME);
         return new L2Model(data, shardSize(options));
     }
 

@@ -29,31 +29,34 @@ final class L2Reads {
     private L2Reads() {
     }
 
-    /** Where every sample of a dataset lies. */
+    /**
+     * Where every item of a dataset lies: an item is a sample's data (one payload field) or one field of a sample
+     * (several), numbered in dataset order.
+     */
     interface Locations {
-        /** The shard holding row {@code row}. */
-        int shard(int row);
+        /** The shard holding item {@code item}. */
+        int shard(int item);
 
-        /** Where row {@code row}'s data starts in its shard. */
-        long offset(int row);
+        /** Where item {@code item}'s data starts in its shard. */
+        long offset(int item);
 
-        /** Bytes of row {@code row}'s data. */
-        long size(int row);
+        /** Bytes of item {@code item}'s data. */
+        long size(int item);
 
         /** The object key of shard {@code shard}. */
         String shardKey(int shard);
     }
 
     /**
-     * One request and the rows it serves.
+     * One request and the items it serves.
      *
      * @param request a ranged GET of one shard
-     * @param rows    the rows whose data it holds, in dataset order
+     * @param items   the items whose data it holds, in dataset order
      */
-    record Read(PlannedRequest request, int[] rows) {
+    record Read(PlannedRequest request, int[] items) {
         Read {
             requireNonNull(request, "request is null");
-            requireNonNull(rows, "rows is null");
+            requireNonNull(items, "items is null");
         }
     }
 
@@ -70,27 +73,32 @@ final class L2Reads {
         }
     }
 
-    /** Plans reading {@code rows} (the query's matches in dataset order, LIMIT applied). */
+    /** Plans reading {@code rows} (the query's matches in dataset order, LIMIT applied; one item each). */
     static Plan plan(Selection rows, Locations locations, QueryOptions options) {
+        return plan(rows.toArray(), locations, options);
+    }
+
+    /** Plans reading {@code items} (in dataset order). */
+    static Plan plan(int[] items, Locations locations, QueryOptions options) {
         boolean merge = options.mode() == RetrievalMode.OPTIMIZED;
         long payload = 0;
-        // Rows come in dataset order and shards were written in that order: a shard's rows are one run.
+        // Items come in dataset order and shards were written in that order: a shard's items are one run.
         List<int[]> runRows = new ArrayList<>();
         List<List<ByteRange>> runRanges = new ArrayList<>();
         int i = 0;
-        while (i < rows.size()) {
-            int shard = locations.shard(rows.get(i));
+        while (i < items.length) {
+            int shard = locations.shard(items[i]);
             int end = i;
-            while (end < rows.size() && locations.shard(rows.get(end)) == shard) {
+            while (end < items.length && locations.shard(items[end]) == shard) {
                 end++;
             }
             int[] members = new int[end - i];
             List<ByteRange> ranges = new ArrayList<>(members.length);
             for (int j = i; j < end; j++) {
-                int row = rows.get(j);
-                members[j - i] = row;
-                ranges.add(ByteRange.of(locations.offset(row), locations.size(row)));
-                payload += locations.size(row);
+                int item = items[j];
+                members[j - i] = item;
+                ranges.add(ByteRange.of(locations.offset(item), locations.size(item)));
+                payload += locations.size(item);
             }
             runRows.add(members);
             runRanges.add(ranges);

@@ -1,17 +1,20 @@
 package io.layoutbench.layouts.l2;
 
 import io.layoutbench.api.backend.ObjectBackend;
+import io.layoutbench.api.dataset.Blob;
 import io.layoutbench.api.dataset.ColumnType;
 import io.layoutbench.api.dataset.MetadataSchema;
 import io.layoutbench.api.dataset.Sample;
 import io.layoutbench.layouts.common.GenerationalDatasetWriter;
 import io.layoutbench.layouts.common.MetadataParquet;
+import io.layoutbench.layouts.common.PayloadColumns;
 import io.layoutbench.layouts.common.TempFiles;
 import io.layoutbench.parquet.ParquetTableSchema;
 import io.layoutbench.parquet.ParquetTableWriter;
 import io.layoutbench.parquet.ParquetWriteOptions;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -24,13 +27,14 @@ import java.util.Map;
 final class L2Writer extends GenerationalDatasetWriter {
 
     static final String SHARD = "shard";
-    static final String DATA_OFFSET = "data_offset";
+    static final String DATA_OFFSET = PayloadColumns.DATA_OFFSET;
     static final String DATA_SIZE = MetadataParquet.DATA_SIZE;
     static final String METADATA = "metadata.parquet";
     /** Smallest shard size the writer accepts. */
     static final long MIN_SHARD_SIZE = 4096;
 
     private final long shardSize;
+    private final PayloadColumns payload;
     private final TarPacking packing;
     private final Path metadataFile;
     private final ParquetTableWriter metadata;
@@ -43,6 +47,7 @@ final class L2Writer extends GenerationalDatasetWriter {
         super(L2Layout.NAME, L2Layout.FORMAT_VERSION, backend, prefix, schema);
         this.shardSize = shardSize;
         this.packing = new TarPacking(shardSize);
+        this.payload = PayloadColumns.of(schema);
         this.metadataFile = TempFiles.create("layoutbench-l2-", ".parquet");
         this.metadata = ParquetTableWriter.create(tableSchema(schema), metadataFile, ParquetWriteOptions.defaults());
     }
@@ -55,13 +60,44 @@ final class L2Writer extends GenerationalDatasetWriter {
         return shardSize;
     }
 
-    /** The metadata table: the metadata columns (paper names), the checksum, and where each sample's data lies. */
+    /**
+     * The metadata table: the metadata columns (paper names), then the shard, then each payload field's checksum,
+     * offset and size. For the one field {@code data} these are the paper's: {@code crc32c, shard, data_offset,
+     * data_size}.
+     */
     static ParquetTableSchema tableSchema(MetadataSchema schema) {
-        return MetadataParquet.paperNames(schema)
-                .extraColumn(SHARD, ColumnType.STRING)
-                .extraColumn(DATA_OFFSET, ColumnType.BIGINT)
-                .extraColumn(DATA_SIZE, ColumnType.BIGINT)
-                .build();
+        PayloadColumns payload = PayloadColumns.of(schema);
+        ParquetTableSchema.Builder table = MetadataParquet.paperNames(schema);
+        if (payload.single()) {
+            return table.extraColumn(MetadataParquet.CRC32C, ColumnType.BIGINT)
+                    .extraColumn(SHARD, ColumnType.STRING)
+                    .extraColumn(DATA_OFFSET, ColumnType.BIGINT)
+                    .extraColumn(DATA_SIZE, ColumnType.BIGINT)
+                    .build();
+        }
+        table.extraColumn(SHARD, ColumnType.STRING);
+        for (int f = 0; f < payload.count(); f++) {
+            table.extraColumn(payload.checksum(f), ColumnType.BIGINT)
+                    .extraColumn(payload.offset(f), ColumnType.BIGINT)
+                    .extraColumn(payload.size(f), ColumnType.BIGINT);
+        }
+        return table.build();
+    }
+
+    /** The values of {@link #tableSchema}'s extra columns for one sample. */
+    private List<Object> locations(Sample sample, int[] checksums, String shard, long[] offsets) {
+        List<Object> values = new ArrayList<>(1 + 3 * payload.count());
+        if (payload.single()) {
+            return List.of(MetadataParquet.stored(checksums[0]), shard, offsets[0], sample.size());
+        }
+        values.add(shard);
+        for (int f = 0; f < payload.count(); f++) {
+            Blob blob = sample.fields().get(payload.field(f));
+            values.add(blob == null ? null : MetadataParquet.stored(checksums[f]));
+            values.add(blob == null ? null : offsets[f]);
+            values.add(blob == null ? null : blob.size());
+        }
+        return values;
     }
 
     /** The object of shard {@code index}, relative to the ingest's generation. */
@@ -70,8 +106,20 @@ final class L2Writer extends GenerationalDatasetWriter {
     }
 
     @Override
-    protected void addSample(Sample sample, String key, int crc32c) {
-        long placed = packing.place(key, sample.size());
+    protected void addSample(Sample sample, String key, int[] checksums) {
+        List<Integer> present = new ArrayList<>(payload.count());
+        for (int f = 0; f < payload.count(); f++) {
+            if (sample.fields().containsKey(payload.field(f))) {
+                present.add(f);
+            }
+        }
+        String[] names = new String[present.size()];
+        long[] sizes = new long[present.size()];
+        for (int i = 0; i < names.length; i++) {
+            names[i] = key + payload.suffix(present.get(i));
+            sizes[i] = sample.fields().get(payload.field(present.get(i))).size();
+        }
+        long[] placed = packing.place(names, sizes);
         if (shard != null && packing.shard() != shardCount - 1) {
             uploadShard();
         }
@@ -80,13 +128,17 @@ final class L2Writer extends GenerationalDatasetWriter {
             shard = new TarShardWriter(shardFile);
             shardKey = objectKey(shardObject(shardCount++));
         }
-        long offset = shard.add(key, sample.data());
-        if (offset != placed) {
-            throw new IllegalStateException("The tar stream put member " + key + " of " + shardKey + " at offset "
-                    + offset + " but L2's packing placed it at " + placed + ": the packing and the writer disagree");
+        long[] offsets = new long[payload.count()];
+        for (int i = 0; i < names.length; i++) {
+            long offset = shard.add(names[i], sample.fields().get(payload.field(present.get(i))));
+            if (offset != placed[i]) {
+                throw new IllegalStateException("The tar stream put member " + names[i] + " of " + shardKey
+                        + " at offset " + offset + " but L2's packing placed it at " + placed[i]
+                        + ": the packing and the writer disagree");
+            }
+            offsets[present.get(i)] = offset;
         }
-        metadata.write(sample.metadata(), List.of(MetadataParquet.stored(crc32c), shardKey, offset,
-                (long) sample.size()), null);
+        metadata.write(sample.metadata(), locations(sample, checksums, shardKey, offsets), null);
     }
 
     private void uploadShard() {

@@ -48,8 +48,20 @@ final class TarPacking {
      * its shard ({@link #shard()} afterwards).
      */
     long place(String name, long size) {
-        long header = headerBytes(name, size);
-        long footprint = header + padded(size);
+        return place(new String[] {name}, new long[] {size})[0];
+    }
+
+    /**
+     * Places the members of one sample ({@code names[i]} with {@code sizes[i]} bytes), all in one shard: a new
+     * shard when they would take the current one past the shard size. Returns where each one's data starts.
+     */
+    long[] place(String[] names, long[] sizes) {
+        long[] headers = new long[names.length];
+        long footprint = 0;
+        for (int i = 0; i < names.length; i++) {
+            headers[i] = headerBytes(names[i], sizes[i]);
+            footprint += headers[i] + padded(sizes[i]);
+        }
         if (shard >= 0 && members > 0 && written + 2L * RECORD + footprint > shardSize) {
             shard++;
             written = 0;
@@ -57,10 +69,13 @@ final class TarPacking {
         } else if (shard < 0) {
             shard = 0;
         }
-        long offset = written + header;
-        written += footprint;
-        members++;
-        return offset;
+        long[] offsets = new long[names.length];
+        for (int i = 0; i < names.length; i++) {
+            offsets[i] = written + headers[i];
+            written += headers[i] + padded(sizes[i]);
+        }
+        members += names.length;
+        return offsets;
     }
 
     /** The shard of the member placed last: 0, 1, 2 ... */

@@ -8,7 +8,7 @@ import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
+import io.layoutbench.api.dataset.Blob;
 import java.nio.channels.Channels;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -72,14 +72,21 @@ final class TarShardWriter implements Closeable {
      * Appends a member and returns the offset of its data within the shard.
      *
      * @param name member name (WebDataset style: {@code <key>.<extension>})
-     * @param data member bytes (remaining bytes of the buffer; its position is unchanged)
+     * @param data member bytes, streamed {@link io.layoutbench.api.dataset.Blob#STREAM_CHUNK_BYTES} at a time when
+     *             not in memory
      */
-    long add(String name, ByteBuffer data) {
-        TarArchiveEntry entry = entry(name, data.remaining());
+    long add(String name, Blob data) {
+        TarArchiveEntry entry = entry(name, data.size());
         try {
             tar.putArchiveEntry(entry);
             long offset = counted.count();
-            Channels.newChannel(tar).write(data.duplicate());
+            if (data.inMemory()) {
+                Channels.newChannel(tar).write(data.readAll());
+            } else {
+                try (java.io.InputStream in = data.openStream()) {
+                    in.transferTo(tar);
+                }
+            }
             tar.closeArchiveEntry();
             members++;
             return offset;

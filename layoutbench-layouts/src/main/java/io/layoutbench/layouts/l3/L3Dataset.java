@@ -2,6 +2,7 @@ package io.layoutbench.layouts.l3;
 
 import io.layoutbench.api.backend.CorruptDataException;
 import io.layoutbench.api.backend.ObjectBackend;
+import io.layoutbench.api.dataset.Blob;
 import io.layoutbench.api.dataset.Sample;
 import io.layoutbench.api.layout.PlannedRequest;
 import io.layoutbench.api.layout.QueryOptions;
@@ -11,6 +12,7 @@ import io.layoutbench.api.predicate.BoundQuery;
 import io.layoutbench.api.predicate.Selection;
 import io.layoutbench.layouts.common.ManifestDataset;
 import io.layoutbench.layouts.common.MetadataParquet;
+import io.layoutbench.layouts.common.PayloadColumns;
 import io.layoutbench.layouts.common.SampleChecksum;
 import io.layoutbench.layouts.common.SampleKeys;
 import io.layoutbench.layouts.manifest.ManifestObject;
@@ -24,6 +26,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -54,6 +57,7 @@ final class L3Dataset extends ManifestDataset implements SupportsMetadataScan {
     private final List<ManifestObject> partObjects;
     private final AtomicReferenceArray<CompletableFuture<PartFile>> parts;
     private final SampleKeys keys;
+    private final PayloadColumns payload;
     private final Catalog catalog = new Catalog();
     private volatile boolean rowCountChecked;
 
@@ -63,6 +67,7 @@ final class L3Dataset extends ManifestDataset implements SupportsMetadataScan {
         this.partObjects = partObjects();
         this.parts = new AtomicReferenceArray<>(partObjects.size());
         this.keys = SampleKeys.of(schema());
+        this.payload = PayloadColumns.of(schema());
     }
 
     private List<ManifestObject> partObjects() {
@@ -105,16 +110,18 @@ final class L3Dataset extends ManifestDataset implements SupportsMetadataScan {
         FetchOptions oneRequest = FetchOptions.defaults().withMergeGap(Long.MAX_VALUE)
                 .withMaxMergedSize(Long.MAX_VALUE);
         List<ReadTask> tasks = new ArrayList<>(plan.reads().size());
+        // A row's fields share its blob: the blob is read whole and the fields asked for are cut from it.
+        int[] requested = payload.indexesOf(options.fieldsOf(schema()));
         for (L3Planner.Read<PartFile.RowGroupMetadata> read : plan.reads()) {
             PartFile part = (PartFile) read.part();
             int rowGroup = read.rowGroup();
             int[] rows = read.rows();
             if (read.wholeRowGroup()) {
-                tasks.add(new RowGroupTask(read, reads -> new BlobReader(part.reader(reads, FetchOptions.defaults()),
-                        L3Layout.IMAGE_BYTES).readWholeRowGroupAsync(rowGroup, rows)));
+                tasks.add(new RowGroupTask(read, requested, reads -> new BlobReader(part.reader(reads, FetchOptions.defaults()),
+                        tableSchema.blobColumn().orElseThrow()).readWholeRowGroupAsync(rowGroup, rows)));
             } else {
-                tasks.add(new RowGroupTask(read, reads -> new BlobReader(part.reader(reads, oneRequest),
-                        L3Layout.IMAGE_BYTES).readAsync(rowGroup, rows)));
+                tasks.add(new RowGroupTask(read, requested, reads -> new BlobReader(part.reader(reads, oneRequest),
+                        tableSchema.blobColumn().orElseThrow()).readAsync(rowGroup, rows)));
             }
         }
         return new Planned(plan.coldRequests(), tasks, plan.samples(), plan.payloadBytes(), plan.metadataRounds());
@@ -240,11 +247,13 @@ final class L3Dataset extends ManifestDataset implements SupportsMetadataScan {
     /** Reads blobs of some rows of one row group and turns them into checked samples. */
     private final class RowGroupTask implements ReadTask {
         private final L3Planner.Read<PartFile.RowGroupMetadata> read;
+        private final int[] requested;
         private final java.util.function.Function<ObjectBackend, CompletableFuture<List<ByteBuffer>>> blobs;
 
-        RowGroupTask(L3Planner.Read<PartFile.RowGroupMetadata> read,
+        RowGroupTask(L3Planner.Read<PartFile.RowGroupMetadata> read, int[] requested,
                 java.util.function.Function<ObjectBackend, CompletableFuture<List<ByteBuffer>>> blobs) {
             this.read = read;
+            this.requested = requested;
             this.blobs = blobs;
         }
 
@@ -270,12 +279,42 @@ final class L3Dataset extends ManifestDataset implements SupportsMetadataScan {
             List<Sample> samples = new ArrayList<>(rows.length);
             for (int i = 0; i < rows.length; i++) {
                 int row = rows[i];
-                SampleChecksum.verify(blobs.get(i), MetadataParquet.crc(metadata.crcs()[row]),
-                        keys.describe(metadata.table(), row),
-                        read.part().key() + " (row group " + read.rowGroup() + ", row " + row + ")");
-                samples.add(new Sample(metadata.table().row(row), blobs.get(i)));
+                String where = read.part().key() + " (row group " + read.rowGroup() + ", row " + row + ")";
+                samples.add(new Sample(metadata.table().row(row), fields(metadata, row, blobs.get(i), where)));
             }
             return samples;
+        }
+
+        /** The fields the query asked for, cut from the row's blob (its fields one after another) and checked. */
+        private Map<String, Blob> fields(PartFile.RowGroupMetadata metadata, int row, ByteBuffer blob, String where) {
+            Map<String, Blob> fields = new LinkedHashMap<>();
+            String name = keys.describe(metadata.table(), row);
+            if (payload.single()) {
+                SampleChecksum.verify(blob, metadata.fieldCrcs()[0][row], name, where);
+                fields.put(payload.field(0), Blob.of(blob));
+                return fields;
+            }
+            long[] offsets = new long[payload.count()];
+            long offset = 0;
+            for (int f = 0; f < payload.count(); f++) {
+                offsets[f] = offset;
+                offset += Math.max(0, metadata.fieldSizes()[f][row]);
+            }
+            if (offset != blob.remaining()) {
+                throw new CorruptDataException("Sample '" + name + "' in " + where + " has a blob of "
+                        + blob.remaining() + " bytes but its fields' sizes add up to " + offset);
+            }
+            for (int f : requested) {
+                long size = metadata.fieldSizes()[f][row];
+                if (size < 0) {
+                    continue;   // the sample lacks the field
+                }
+                ByteBuffer bytes = blob.slice(blob.position() + (int) offsets[f], (int) size);
+                SampleChecksum.verify(bytes, metadata.fieldCrcs()[f][row], name + "' field '" + payload.field(f),
+                        where);
+                fields.put(payload.field(f), Blob.of(bytes));
+            }
+            return fields;
         }
     }
 

@@ -10,6 +10,7 @@ import io.layoutbench.api.model.DatasetMetadata;
 import io.layoutbench.api.model.LayoutModel;
 import io.layoutbench.api.model.SupportsModelling;
 import io.layoutbench.layouts.common.LayoutOptions;
+import io.layoutbench.layouts.common.PayloadColumns;
 import io.layoutbench.parquet.ParquetWriteOptions;
 
 import java.util.ArrayList;
@@ -81,6 +82,8 @@ public final class L3Layout implements StorageLayout, SupportsModelling {
     public static final int DEFAULT_PAGE_SIZE = 4 << 10;
     /** Name of the blob column, as in the paper's L3 SQL. */
     public static final String IMAGE_BYTES = "image_bytes";
+    /** Name of the blob column of a dataset with several payload fields: a row's fields one after another. */
+    public static final String PAYLOAD_BYTES = "payload_bytes";
 
     static final int FORMAT_VERSION = 1;
 
@@ -108,6 +111,7 @@ public final class L3Layout implements StorageLayout, SupportsModelling {
 
     @Override
     public LayoutModel model(DatasetMetadata data, Map<String, String> options) {
+        PayloadColumns.requireSingleField(data.schema(), NAME);
         return new L3Model(data, Settings.of(options));
     }
 

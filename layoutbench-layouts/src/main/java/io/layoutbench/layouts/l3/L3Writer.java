@@ -1,16 +1,17 @@
 package io.layoutbench.layouts.l3;
 
 import io.layoutbench.api.backend.ObjectBackend;
-import io.layoutbench.api.dataset.ColumnType;
+import io.layoutbench.api.dataset.Blob;
 import io.layoutbench.api.dataset.MetadataSchema;
 import io.layoutbench.api.dataset.Sample;
 import io.layoutbench.layouts.common.GenerationalDatasetWriter;
-import io.layoutbench.layouts.common.MetadataParquet;
+import io.layoutbench.layouts.common.PayloadColumns;
 import io.layoutbench.layouts.common.TempFiles;
 import io.layoutbench.parquet.ParquetTableSchema;
 import io.layoutbench.parquet.ParquetTableWriter;
 import io.layoutbench.parquet.ParquetWriteOptions;
 
+import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -33,7 +34,7 @@ final class L3Writer extends GenerationalDatasetWriter {
     private final long fileSize;
     private final ParquetTableSchema tableSchema;
     private final ParquetWriteOptions writeOptions;
-    private final boolean sizeColumn;
+    private final PayloadColumns payload;
     private final Map<String, String> properties = new LinkedHashMap<>();
     private Path partFile;
     private ParquetTableWriter part;
@@ -46,7 +47,7 @@ final class L3Writer extends GenerationalDatasetWriter {
         long pageSize = settings.pageSize();
         this.fileSize = fileSize;
         this.tableSchema = tableSchema(schema);
-        this.sizeColumn = !MetadataParquet.schemaHoldsSize(schema);
+        this.payload = PayloadColumns.of(schema);
         this.writeOptions = ParquetWriteOptions.defaults().withRowGroupSize(rowGroupSize)
                 .withPageSize((int) pageSize);
         properties.put(L3Layout.FILE_SIZE, Long.toString(fileSize));
@@ -55,16 +56,15 @@ final class L3Writer extends GenerationalDatasetWriter {
     }
 
     /**
-     * The table: the metadata columns under their own names, the checksum, the size when the schema has no
-     * {@code filesize_bytes}, then the blob column.
+     * The table: the metadata columns under their own names, each payload field's checksum and size (for the one
+     * field {@code data}: the checksum, and the size when the schema has no {@code filesize_bytes}), then the blob
+     * column: {@code image_bytes} for the one field {@code data}, else {@code payload_bytes} holding a row's fields
+     * one after another in field order.
      */
     static ParquetTableSchema tableSchema(MetadataSchema schema) {
-        ParquetTableSchema.Builder table = ParquetTableSchema.builder(schema)
-                .extraColumn(MetadataParquet.CRC32C, ColumnType.BIGINT);
-        if (!MetadataParquet.schemaHoldsSize(schema)) {
-            table.extraColumn(MetadataParquet.DATA_SIZE, ColumnType.BIGINT);
-        }
-        return table.blobColumn(L3Layout.IMAGE_BYTES).build();
+        PayloadColumns payload = PayloadColumns.of(schema);
+        return payload.addChecksumsAndSizes(ParquetTableSchema.builder(schema))
+                .blobColumn(payload.single() ? L3Layout.IMAGE_BYTES : L3Layout.PAYLOAD_BYTES).build();
     }
 
     /**
@@ -87,7 +87,7 @@ final class L3Writer extends GenerationalDatasetWriter {
     }
 
     @Override
-    protected void addSample(Sample sample, String key, int crc32c) {
+    protected void addSample(Sample sample, String key, int[] checksums) {
         if (part != null && startsNewPart(part.rowCount(), part.dataSize(), sample.size(), fileSize)) {
             uploadPart();
         }
@@ -95,8 +95,27 @@ final class L3Writer extends GenerationalDatasetWriter {
             partFile = TempFiles.create("layoutbench-l3-part-", ".parquet");
             part = ParquetTableWriter.create(tableSchema, partFile, writeOptions);
         }
-        long crc = MetadataParquet.stored(crc32c);
-        part.write(sample.metadata(), sizeColumn ? List.of(crc, (long) sample.size()) : List.of(crc), sample.data());
+        part.write(sample.metadata(), payload.checksumsAndSizes(sample, checksums), blob(sample));
+    }
+
+    /** The row's blob: the sample's fields one after another, in the schema's field order. */
+    private ByteBuffer blob(Sample sample) {
+        if (sample.fields().size() == 1) {
+            return sample.fields().values().iterator().next().readAll();
+        }
+        long size = sample.size();
+        if (size > Blob.MAX_BUFFER_BYTES) {
+            throw new IllegalArgumentException("Sample has " + size + " payload bytes; an l3 row holds at most "
+                    + Blob.MAX_BUFFER_BYTES);
+        }
+        ByteBuffer blob = ByteBuffer.allocate((int) size);
+        for (int f = 0; f < payload.count(); f++) {
+            Blob field = sample.fields().get(payload.field(f));
+            if (field != null) {
+                blob.put(field.readAll());
+            }
+        }
+        return blob.flip();
     }
 
     private void uploadPart() {

@@ -15,6 +15,7 @@ import io.layoutbench.api.predicate.ColumnarTable;
 import io.layoutbench.api.predicate.GroupStatistics;
 import io.layoutbench.layouts.common.MetadataParquet;
 import io.layoutbench.layouts.common.MetadataTable;
+import io.layoutbench.layouts.common.PayloadColumns;
 import io.layoutbench.layouts.common.RecordingBackend;
 import io.layoutbench.layouts.manifest.ManifestObject;
 import io.layoutbench.parquet.BackendInputFile;
@@ -54,9 +55,12 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
 final class PartFile implements L3Planner.Part {
 
     /**
-     * The metadata columns of one row group, with each row's checksum and size, and the requests loading them took.
+     * The metadata columns of one row group, with each row's blob size, each payload field's size (-1 where the row
+     * lacks it) and checksum ({@code fieldSizes[field][row]}), and the requests loading them took. A row's blob
+     * holds its fields one after another in field order.
      */
-    record RowGroupMetadata(ColumnarTable table, long[] crcs, long[] sizes, List<PlannedRequest> loadRequests) {
+    record RowGroupMetadata(ColumnarTable table, long[] sizes, long[][] fieldSizes, int[][] fieldCrcs,
+            List<PlannedRequest> loadRequests) {
     }
 
     private final int index;
@@ -124,7 +128,7 @@ final class PartFile implements L3Planner.Part {
         long tailStart = Math.max(0, object.size() - file.options().tailSize());
         if (pageIndexes.isPresent() && pageIndexes.get().offset() >= tailStart) {
             // The tail, fetched already, holds them: parsing costs no request.
-            parseBlobPageIndexes(opened, where);
+            parseBlobPageIndexes(opened, schema.blobColumn().orElseThrow(), where);
             pageIndexRequests = List.of();
         }
         // Keep the parsed footer but not the fetched tail: a copy bound to the dataset's backend holds no buffers
@@ -208,11 +212,13 @@ final class PartFile implements L3Planner.Part {
 
     private CompletableFuture<RowGroupMetadata> loadMetadata(int rowGroup, ObjectBackend backend) {
         RecordingBackend recorder = new RecordingBackend(backend);
+        PayloadColumns payload = PayloadColumns.of(schema.metadata());
         List<String> names = new ArrayList<>(schema.metadataNames());
-        names.add(MetadataParquet.CRC32C);
-        boolean sizeColumn = !MetadataParquet.schemaHoldsSize(schema.metadata());
-        if (sizeColumn) {
-            names.add(MetadataParquet.DATA_SIZE);
+        for (int f = 0; f < payload.count(); f++) {
+            names.add(payload.checksum(f));
+            if (payload.sizeIsExtra(f)) {
+                names.add(payload.size(f));
+            }
         }
         CompletableFuture<MetadataColumns> read;
         try {
@@ -223,11 +229,44 @@ final class PartFile implements L3Planner.Part {
         return read.thenApply(columns -> {
             String group = "row group " + rowGroup + " of " + where;
             ColumnarTable table = MetadataTable.toColumnarTable(columns, schema);
-            long[] crcs = notNullLongs(columns, MetadataParquet.CRC32C, group, "checksum");
-            long[] sizes = notNullLongs(columns, sizeColumn ? MetadataParquet.DATA_SIZE
-                    : schema.physicalName(MetadataSchema.FILESIZE_BYTES), group, "size");
-            return new RowGroupMetadata(table, crcs, sizes, recorder.recorded());
+            long[][] fieldSizes = new long[payload.count()][];
+            int[][] fieldCrcs = new int[payload.count()][];
+            for (int f = 0; f < payload.count(); f++) {
+                String size = payload.sizeIsExtra(f) ? payload.size(f) : schema.physicalName(payload.size(f));
+                fieldSizes[f] = payload.single() ? notNullLongs(columns, size, group, "size")
+                        : orMinusOne(columns, size, group);
+                long[] crcs = payload.single() ? notNullLongs(columns, payload.checksum(f), group, "checksum")
+                        : orMinusOne(columns, payload.checksum(f), group);
+                fieldCrcs[f] = new int[crcs.length];
+                for (int row = 0; row < crcs.length; row++) {
+                    fieldCrcs[f][row] = MetadataParquet.crc(crcs[row]);
+                }
+            }
+            long[] sizes = fieldSizes[0];
+            if (!payload.single()) {
+                sizes = new long[table.rowCount()];
+                for (long[] field : fieldSizes) {
+                    for (int row = 0; row < sizes.length; row++) {
+                        sizes[row] += Math.max(0, field[row]);
+                    }
+                }
+            }
+            return new RowGroupMetadata(table, sizes, fieldSizes, fieldCrcs, recorder.recorded());
         });
+    }
+
+    /** A BIGINT column of a field's sizes or checksums, NULL (a row without the field) as -1. */
+    private static long[] orMinusOne(MetadataColumns columns, String name, String group) {
+        if (!(columns.column(name) instanceof ColumnVector.Longs values)) {
+            throw new CorruptDataException("Column " + name + " of " + group + " is not a BIGINT column");
+        }
+        long[] copy = values.values().clone();
+        for (int row = 0; row < copy.length; row++) {
+            if (values.isNull(row)) {
+                copy[row] = -1;
+            }
+        }
+        return copy;
     }
 
     /** A BIGINT column that every sample needs a value of. */
@@ -253,7 +292,8 @@ final class PartFile implements L3Planner.Part {
         synchronized (pageIndexLock) {
             if (pageIndexRequests == null) {
                 RecordingBackend recorder = new RecordingBackend(backend);
-                parseBlobPageIndexes(parsed.withBackend(recorder, FetchOptions.defaults()), where);
+                parseBlobPageIndexes(parsed.withBackend(recorder, FetchOptions.defaults()),
+                        schema.blobColumn().orElseThrow(), where);
                 pageIndexRequests = recorder.recorded();
             }
             return pageIndexRequests;
@@ -276,13 +316,13 @@ final class PartFile implements L3Planner.Part {
             throw new IllegalStateException("Page indexes of " + where + " are not loaded");
         }
         // Cached by the shared page-index map, so this sends no request.
-        return parsed.pageIndex(rowGroup, L3Layout.IMAGE_BYTES);
+        return parsed.pageIndex(rowGroup, schema.blobColumn().orElseThrow());
     }
 
-    private static void parseBlobPageIndexes(ParquetObject object, String where) {
+    private static void parseBlobPageIndexes(ParquetObject object, String blobColumn, String where) {
         try {
             for (int rowGroup = 0; rowGroup < object.footer().rowGroups().size(); rowGroup++) {
-                object.pageIndex(rowGroup, L3Layout.IMAGE_BYTES);
+                object.pageIndex(rowGroup, blobColumn);
             }
         } catch (ParquetFormatException e) {
             throw new CorruptDataException("Cannot read the blob page index of " + where + ": " + e.getMessage(), e);
@@ -310,11 +350,10 @@ final class PartFile implements L3Planner.Part {
         for (int i = 0; i < columns.size(); i++) {
             expect(footer, schema.metadataNames().get(i), Optional.of(columns.get(i).type()), where);
         }
-        expect(footer, MetadataParquet.CRC32C, Optional.of(ColumnType.BIGINT), where);
-        if (!MetadataParquet.schemaHoldsSize(schema.metadata())) {
-            expect(footer, MetadataParquet.DATA_SIZE, Optional.of(ColumnType.BIGINT), where);
+        for (Column extra : schema.extraColumns()) {
+            expect(footer, extra.name(), Optional.of(extra.type()), where);
         }
-        expect(footer, L3Layout.IMAGE_BYTES, Optional.empty(), where);
+        expect(footer, schema.blobColumn().orElseThrow(), Optional.empty(), where);
     }
 
     private static void expect(ParquetFooter footer, String name, Optional<ColumnType> type, String where) {

@@ -112,6 +112,10 @@ public record DatasetManifest(String layout, int formatVersion, String generatio
             p.setProperty("column." + i, c.name() + ":" + c.type().name().toLowerCase(Locale.ROOT)
                     + (c.aliases().isEmpty() ? "" : ":" + String.join(",", c.aliases())));
         }
+        if (!schema.singleDataField()) {
+            // Written only when not the one field "data", so the manifests of such datasets stay as they were.
+            p.setProperty("payload.fields", String.join(",", schema.payloadFields()));
+        }
         p.setProperty("objects", Integer.toString(objects.size()));
         for (int i = 0; i < objects.size(); i++) {
             ManifestObject object = objects.get(i);
@@ -218,6 +222,14 @@ public record DatasetManifest(String layout, int formatVersion, String generatio
                 throw new StorageException("Manifest " + key + ": entry column." + i + ": " + e.getMessage(), e);
             }
         }
+        MetadataSchema schema;
+        try {
+            String fields = p.getProperty("payload.fields");
+            schema = fields == null ? new MetadataSchema(columns)
+                    : new MetadataSchema(columns, Arrays.asList(fields.split(",", -1)));
+        } catch (IllegalArgumentException e) {
+            throw new StorageException("Manifest " + key + ": entry payload.fields: " + e.getMessage(), e);
+        }
         int objectCount = r.integer("objects");
         List<ManifestObject> objects = new ArrayList<>(objectCount);
         for (int i = 0; i < objectCount; i++) {
@@ -230,7 +242,7 @@ public record DatasetManifest(String layout, int formatVersion, String generatio
             }
         }
         return new Stored(new DatasetManifest(r.string("layout"), r.integer("format.version"),
-                r.string("generation"), new MetadataSchema(columns), r.longValue("samples"),
+                r.string("generation"), schema, r.longValue("samples"),
                 r.longValue("payload.bytes"), objects, properties), size);
     }
 

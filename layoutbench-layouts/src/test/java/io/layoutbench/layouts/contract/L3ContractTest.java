@@ -44,4 +44,16 @@ class L3ContractTest extends StorageLayoutContractTest {
     protected ReferenceWorkload referenceWorkload() {
         return PaperReference.tiny();
     }
+
+    /** A row's fields share one blob: a query reads them together and returns those asked for. */
+    @Override
+    protected boolean readsFieldsApart() {
+        return false;
+    }
+
+    /** Fields live in the row's blob, read with its pages. */
+    @Override
+    protected boolean readsLargeFieldsLazily() {
+        return false;
+    }
 }

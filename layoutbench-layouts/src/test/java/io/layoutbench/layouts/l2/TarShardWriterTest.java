@@ -2,6 +2,7 @@ package io.layoutbench.layouts.l2;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.layoutbench.api.dataset.Blob;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -31,7 +32,7 @@ class TarShardWriterTest {
         Map<String, byte[]> members = members();
         Map<String, Long> offsets = new LinkedHashMap<>();
         try (TarShardWriter writer = new TarShardWriter(shard)) {
-            members.forEach((name, bytes) -> offsets.put(name, writer.add(name, ByteBuffer.wrap(bytes))));
+            members.forEach((name, bytes) -> offsets.put(name, writer.add(name, Blob.of(bytes))));
             writer.finish();
         }
 
@@ -58,7 +59,7 @@ class TarShardWriterTest {
         Path shard = dir.resolve("shard.tar");
         Map<String, byte[]> members = members();
         try (TarShardWriter writer = new TarShardWriter(shard)) {
-            members.forEach((name, bytes) -> writer.add(name, ByteBuffer.wrap(bytes)));
+            members.forEach((name, bytes) -> writer.add(name, Blob.of(bytes)));
             writer.finish();
         }
         Path out = Files.createDirectory(dir.resolve("out"));
@@ -99,7 +100,7 @@ class TarShardWriterTest {
                 shards.add(dir.resolve("packed-" + shards.size() + ".tar"));
                 writer = new TarShardWriter(shards.get(shards.size() - 1));
             }
-            assertThat(writer.add(name.toString(), ByteBuffer.wrap(new byte[size]))).as("member %d", i)
+            assertThat(writer.add(name.toString(), Blob.of(new byte[size]))).as("member %d", i)
                     .isEqualTo(placed);
         }
         writer.finish();
