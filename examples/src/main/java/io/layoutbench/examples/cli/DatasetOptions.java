@@ -42,7 +42,7 @@ final class DatasetOptions {
     long seed;
 
     @Option(names = "--shuffle",
-            description = "Store samples in a seeded random order instead of class order.")
+            description = "Store samples in a seeded random order instead of class (speech: speaker) order.")
     boolean shuffle;
 
     /**
