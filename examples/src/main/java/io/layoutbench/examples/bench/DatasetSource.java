@@ -6,12 +6,15 @@ import io.layoutbench.datasets.SampleSource;
 import io.layoutbench.datasets.ingest.CsvManifestSource;
 import io.layoutbench.datasets.ingest.ImageFolderSource;
 import io.layoutbench.datasets.ingest.IngestOptions;
+import io.layoutbench.datasets.ingest.ManifestOptions;
+import io.layoutbench.datasets.ingest.ManifestSource;
 import io.layoutbench.datasets.synthetic.ImageNetScale;
 import io.layoutbench.datasets.synthetic.SyntheticImageNet;
 import io.layoutbench.datasets.synthetic.speech.SpeechScale;
 import io.layoutbench.datasets.synthetic.speech.SyntheticSpeech;
 
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Locale;
 import java.util.function.Supplier;
 
@@ -93,6 +96,19 @@ public record DatasetSource(String id, String name, String description, Supplier
                         CsvManifestSource.open(absolute, IngestOptions.defaults()).files()));
     }
 
+    /**
+     * The files a manifest (CSV, JSON Lines or Parquet) lists, with any columns, its schema declared or inferred as
+     * {@code options} say; {@code name} (or the manifest's file name) is its id.
+     */
+    public static DatasetSource manifest(Path manifest, String name, ManifestOptions options) {
+        Path absolute = manifest.toAbsolutePath().normalize();
+        String description = "manifest " + absolute;
+        return new DatasetSource(idFrom(name, absolute), nameFrom(name, absolute), description,
+                () -> ManifestSource.open(absolute, options), -1,
+                () -> SourceFingerprint.ofFiles(description, absolute,
+                        ManifestSource.open(absolute, options).files()));
+    }
+
     /** {@code text} with every character that is not a letter, digit, '.', '_' or '-' replaced by '_'. */
     public static String sanitize(String text) {
         String cleaned = text.replaceAll("[^A-Za-z0-9._-]", "_");
@@ -111,7 +127,8 @@ public record DatasetSource(String id, String name, String description, Supplier
         Path fileName = path.getFileName();
         String base = fileName == null ? "dataset" : fileName.toString();
         int dot = base.lastIndexOf('.');
-        if (dot > 0 && base.substring(dot).toLowerCase(Locale.ROOT).equals(".csv")) {
+        if (dot > 0 && List.of(".csv", ".jsonl", ".ndjson", ".parquet", ".pq")
+                .contains(base.substring(dot).toLowerCase(Locale.ROOT))) {
             base = base.substring(0, dot);
         }
         return base;

@@ -1,13 +1,20 @@
 package io.layoutbench.examples.cli;
 
+import io.layoutbench.api.backend.ObjectBackend;
+import io.layoutbench.api.backend.ObjectInfo;
 import io.layoutbench.api.cost.CostModel;
 import io.layoutbench.api.cost.Prices;
+import io.layoutbench.api.layout.DatasetSummary;
 import io.layoutbench.api.layout.StorageLayout;
 import io.layoutbench.api.network.NetworkProfile;
 import io.layoutbench.examples.bench.DatasetSource;
 import io.layoutbench.examples.bench.DatasetStore;
 import io.layoutbench.examples.bench.IngestRow;
+import io.layoutbench.datasets.ingest.ManifestOptions;
 import io.layoutbench.examples.report.TerminalReport;
+import io.layoutbench.layouts.l2.InPlaceIndex;
+import io.layoutbench.layouts.l2.L2Layout;
+import io.layoutbench.layouts.webdataset.SampleGrouping;
 
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
@@ -18,12 +25,15 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.stream.Stream;
 
 /**
  * {@code layoutbench ingest}: writes a dataset (the synthetic ImageNet, a user's image folder or CSV manifest) into
@@ -67,9 +77,38 @@ final class IngestCommand implements Callable<Integer> {
         Path folder;
 
         @Option(names = "--manifest", paramLabel = "FILE", required = true,
-                description = "A CSV manifest of files to ingest instead of the synthetic dataset.")
+                description = "A manifest of files (CSV, JSON Lines or Parquet, any columns and a path column) to "
+                        + "ingest instead of the synthetic dataset.")
         Path manifest;
+
+        @Option(names = "--webdataset", paramLabel = "PREFIX", required = true,
+                description = "Tar shards (WebDataset or plain) under PREFIX of --backend (or a directory inside a "
+                        + "file: backend's root), indexed in place as an l2 dataset: nothing is copied.")
+        String webdataset;
     }
+
+    @Option(names = "--schema", paramLabel = "SPEC",
+            description = "For --manifest: the columns, declared as name:type,... (types string, bigint, double, "
+                    + "boolean), or 'imagenet' for the paper's image manifest (path,label[,width,height]). Default: "
+                    + "inferred from the manifest. For --from: 'imagenet' ingests an image folder with the paper's "
+                    + "schema.")
+    String schema;
+
+    @Option(names = "--path-column", paramLabel = "NAME",
+            description = "For --manifest: the column holding each sample's file. Default: path.")
+    String pathColumn;
+
+    @Option(names = "--payload-columns", paramLabel = "FIELD=COLUMN,...",
+            description = "For --manifest: several path columns, each a payload field (e.g. wav=audio,txt=text).")
+    String payloadColumns;
+
+    @Option(names = "--json-field", paramLabel = "FIELD",
+            description = "For --webdataset: the JSON member whose top-level values become columns (e.g. json).")
+    String jsonField;
+
+    @Option(names = "--plain-tar", description = "For --webdataset: each member is a sample of its own (field "
+            + "'data'), not grouped by WebDataset key.")
+    boolean plainTar;
 
     @Option(names = "--name", paramLabel = "NAME",
             description = "Name of a user's dataset (for --from or --manifest; 'query --dataset NAME' finds it). "
@@ -96,6 +135,9 @@ final class IngestCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
+        if (userSource != null && userSource.webdataset != null) {
+            return indexInPlace(out);
+        }
         List<StorageLayout> layouts = Layouts.resolve(spec.commandLine(), layoutNames);
         Map<String, Map<String, String>> overrides = Layouts.overrides(spec.commandLine(), layoutOptions);
         DatasetSource source = source();
@@ -147,6 +189,80 @@ final class IngestCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "--manifest " + userSource.manifest
                     + " is not a file");
         }
-        return DatasetSource.csvManifest(userSource.manifest, name);
+        if ("imagenet".equalsIgnoreCase(schema)) {
+            return DatasetSource.csvManifest(userSource.manifest, name);
+        }
+        try {
+            ManifestOptions options = ManifestOptions.defaults();
+            if (schema != null) {
+                options = options.withSchema(schema);
+            }
+            if (pathColumn != null) {
+                options = options.withPathColumn(pathColumn);
+            }
+            if (payloadColumns != null) {
+                options = options.withPayloadColumns(payloadColumns);
+            }
+            return DatasetSource.manifest(userSource.manifest, name, options);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage());
+        }
+    }
+
+    /** {@code --webdataset}: an l2 dataset over the shards where they are. */
+    private int indexInPlace(PrintWriter out) {
+        if (!layoutNames.isEmpty() && !layoutNames.equals(List.of("l2"))) {
+            throw new ParameterException(spec.commandLine(), "--webdataset indexes shards in place as an l2 "
+                    + "dataset; other layouts would rewrite them (ingest their files with --from instead)");
+        }
+        try (Store opened = store.open(spec.commandLine())) {
+            ObjectBackend backend = opened.backend();
+            String shardPrefix = shardPrefix(backend.uri(), userSource.webdataset);
+            List<String> shards;
+            try (Stream<ObjectInfo> listing = backend.list(shardPrefix)) {
+                shards = listing.map(ObjectInfo::key).filter(k -> k.endsWith(".tar")).sorted().toList();
+            }
+            if (shards.isEmpty()) {
+                throw new ParameterException(spec.commandLine(), "No .tar shards under '" + shardPrefix + "' in "
+                        + opened.location());
+            }
+            String datasetName = name != null ? name.strip()
+                    : shardPrefix.replaceAll("/+$", "").replaceAll(".*/", "");
+            String id = DatasetSource.sanitize(datasetName.isEmpty() ? "webdataset" : datasetName);
+            String prefix = DatasetStore.prefix(id, L2Layout.NAME, Map.of());
+            InPlaceIndex.Options options = InPlaceIndex.Options.defaults()
+                    .withGrouping(plainTar ? SampleGrouping.PLAIN_TAR : SampleGrouping.WEBDATASET);
+            if (jsonField != null) {
+                options = options.withJsonField(jsonField);
+            }
+            long started = System.nanoTime();
+            DatasetSummary summary = InPlaceIndex.index(backend, prefix, shards, options);
+            double seconds = (System.nanoTime() - started) / 1e9;
+            out.printf(Locale.ROOT, "Indexed %d shards under '%s' in place as l2 dataset '%s' at %s in %s: %d "
+                    + "samples, %.3f MB of payload, in %.1f s%n", shards.size(), shardPrefix, id, prefix,
+                    opened.location(), summary.sampleCount(), summary.payloadBytes() / 1e6, seconds);
+            out.flush();
+        }
+        return 0;
+    }
+
+    /** The key prefix of {@code --webdataset}: as given, or a local directory inside a file backend's root. */
+    private String shardPrefix(URI backend, String given) {
+        Path local = Path.of(given);
+        if (!Files.isDirectory(local)) {
+            return given.endsWith("/") || given.isEmpty() ? given : given + "/";
+        }
+        if (!"file".equals(backend.getScheme())) {
+            throw new ParameterException(spec.commandLine(), "--webdataset " + given + " is a local directory, "
+                    + "but --backend is " + backend + ": index shards where the store can read them (--backend "
+                    + "file:" + local.toAbsolutePath().getParent() + " reads this one)");
+        }
+        Path root = Path.of(backend).toAbsolutePath().normalize();
+        Path dir = local.toAbsolutePath().normalize();
+        if (!dir.startsWith(root) || dir.equals(root)) {
+            throw new ParameterException(spec.commandLine(), "--webdataset " + dir + " is not inside the file "
+                    + "backend's root " + root + "; use --backend file:" + dir.getParent());
+        }
+        return root.relativize(dir).toString().replace('\\', '/') + "/";
     }
 }

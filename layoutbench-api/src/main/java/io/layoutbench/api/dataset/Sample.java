@@ -25,7 +25,8 @@ import java.util.Optional;
  * }</pre>
  *
  * @param metadata the sample's metadata row
- * @param fields   the payload fields by name, in the order given (a sample has at least one)
+ * @param fields   the payload fields by name, in the order given; a sample a query returns may have none (it lacks
+ *                 every field the query asked for), a sample to write has at least one
  */
 public record Sample(MetadataRow metadata, Map<String, Blob> fields) {
 
@@ -35,9 +36,6 @@ public record Sample(MetadataRow metadata, Map<String, Blob> fields) {
     public Sample {
         requireNonNull(metadata, "metadata is null");
         requireNonNull(fields, "fields is null");
-        if (fields.isEmpty()) {
-            throw new IllegalArgumentException("A sample needs at least one payload field");
-        }
         Map<String, Blob> copy = new LinkedHashMap<>();
         for (Map.Entry<String, Blob> field : fields.entrySet()) {
             PayloadFields.check(field.getKey());

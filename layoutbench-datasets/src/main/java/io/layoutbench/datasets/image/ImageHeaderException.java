@@ -19,6 +19,7 @@ public class ImageHeaderException extends LayoutBenchException {
 
     private final String source;
     private final long offset;
+    private final String reason;
 
     /**
      * @param source the file or other source read
@@ -29,12 +30,14 @@ public class ImageHeaderException extends LayoutBenchException {
         super("Cannot read image header of " + source + " at offset " + offset + ": " + reason);
         this.source = source;
         this.offset = offset;
+        this.reason = reason;
     }
 
     public ImageHeaderException(String source, long offset, String reason, Throwable cause) {
         super("Cannot read image header of " + source + " at offset " + offset + ": " + reason, cause);
         this.source = source;
         this.offset = offset;
+        this.reason = reason;
     }
 
     /** The file or other source that was read. */
@@ -45,5 +48,10 @@ public class ImageHeaderException extends LayoutBenchException {
     /** The byte offset where reading stopped. */
     public long offset() {
         return offset;
+    }
+
+    /** Why reading failed, without the source and offset. */
+    public String reason() {
+        return reason;
     }
 }

@@ -7,24 +7,23 @@ import io.layoutbench.api.dataset.MetadataSchema;
 import io.layoutbench.api.dataset.Sample;
 import io.layoutbench.api.dataset.SampleNames;
 import io.layoutbench.datasets.SampleSource;
+import io.layoutbench.datasets.image.ImageHeader;
+import io.layoutbench.datasets.image.ImageHeaders;
+import io.layoutbench.datasets.image.UnknownImageFormatException;
 
-import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Locale;
 import java.util.Map;
-import java.util.NoSuchElementException;
-import java.util.Optional;
-import java.util.function.Function;
+import java.util.Set;
 import java.util.stream.Stream;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 /**
- * Samples listed in a CSV manifest (RFC 4180, UTF-8, see {@link CsvReader}), one file per record, in manifest order.
+ * Samples listed in an ImageNet-shaped CSV manifest (RFC 4180, UTF-8, see {@link CsvReader}), one file per record,
+ * in manifest order: a preset of {@link ManifestSource} with the declared schema {@link MetadataSchema#imageNet()},
+ * undeclared columns ignored, and image dimensions read from the image headers where the manifest leaves them out.
  *
  * <p>The header row names the columns, ignoring case and surrounding spaces:
  * <ul>
@@ -43,11 +42,11 @@ import java.util.stream.Stream;
  *   <li>{@code width}, {@code height}, {@code filesize_bytes} (or {@code filesize}): optional; an empty value means
  *       unknown. Unknown dimensions are read from the image header, an unknown size from the file.</li>
  * </ul>
- * Other columns are ignored. Two samples may not have one name (the layouts store and find samples by name): a
- * repeat fails naming both lines. {@link #metadata()} trusts declared values and touches a file only for what is not
- * declared; {@link #samples()} reads every file and fails if a declared {@code filesize_bytes} is not the file's
- * length. Declared width and height are not checked against the header, so files of formats the header reader does
- * not know can be ingested by declaring their dimensions.
+ * Other columns are ignored, and values lose surrounding white space. Two samples may not have one name (the
+ * layouts store and find samples by name): a repeat fails naming both lines. {@link #metadata()} trusts declared
+ * values and touches a file only for what is not declared; {@link #samples()} opens every file and fails if a
+ * declared {@code filesize_bytes} is not the file's length. Declared width and height are not checked against the
+ * header, so files of formats the header reader does not know can be ingested by declaring their dimensions.
  *
  * <pre>{@code
  * // manifest.csv:
@@ -60,36 +59,21 @@ import java.util.stream.Stream;
  * }
  * }</pre>
  *
- * <p>Each stream reads the manifest again, one record and one file at a time; close it to close the manifest.
- * Thread-safe: every stream is independent.
+ * <p>Files of a format the header reader does not know fail, or with
+ * {@link IngestOptions.UnknownFormatPolicy#SKIP} are left out, each logged at INFO with its line.
+ *
+ * <p>Each stream reads the manifest again, one record at a time; samples' bytes are read lazily from their files
+ * ({@link io.layoutbench.api.dataset.Blob#ofFile}). Close a stream to close the manifest. Thread-safe: every stream
+ * is independent.
  */
 public final class CsvManifestSource implements SampleSource {
 
-    private static final String PATH = "path";
-    private static final Map<String, String> COLUMN_NAMES = Map.of(
-            "path", PATH,
-            "filename", MetadataSchema.FILENAME,
-            "label", MetadataSchema.LABEL,
-            "human_label", MetadataSchema.LABEL,
-            "width", MetadataSchema.WIDTH,
-            "height", MetadataSchema.HEIGHT,
-            "filesize_bytes", MetadataSchema.FILESIZE_BYTES,
-            "filesize", MetadataSchema.FILESIZE_BYTES);
+    private static final Logger LOG = LoggerFactory.getLogger(CsvManifestSource.class);
 
-    private final Path manifest;
-    private final Path base;
-    private final IngestOptions options;
-    private final Map<String, Integer> columns;
-    private final int fieldCount;
+    private final ManifestSource source;
 
-    private CsvManifestSource(Path manifest, IngestOptions options, Map<String, Integer> columns, int fieldCount) {
-        this.manifest = manifest;
-        Path absolute = manifest.toAbsolutePath().normalize();
-        Path parent = absolute.getParent();
-        this.base = parent != null ? parent : absolute;
-        this.options = options;
-        this.columns = columns;
-        this.fieldCount = fieldCount;
+    private CsvManifestSource(ManifestSource source) {
+        this.source = source;
     }
 
     /**
@@ -100,38 +84,14 @@ public final class CsvManifestSource implements SampleSource {
     public static CsvManifestSource open(Path manifest, IngestOptions options) {
         requireNonNull(manifest, "manifest is null");
         requireNonNull(options, "options is null");
-        try (CsvReader csv = reader(manifest)) {
-            List<String> header = csv.next();
-            if (header == null) {
-                throw new IngestException("Manifest " + manifest + " is empty; expected a header row such as "
-                        + "'path,label'");
-            }
-            Map<String, Integer> columns = new HashMap<>();
-            for (int i = 0; i < header.size(); i++) {
-                String name = header.get(i).strip().toLowerCase(Locale.ROOT);
-                String column = COLUMN_NAMES.get(name);
-                if (column == null) {
-                    continue; // extra columns (split, source ...) are allowed and ignored
-                }
-                Integer earlier = columns.putIfAbsent(column, i);
-                if (earlier != null) {
-                    throw new IngestException("Manifest " + manifest + " line " + csv.recordLine() + ": columns "
-                            + (earlier + 1) + " ('" + header.get(earlier).strip() + "') and " + (i + 1) + " ('"
-                            + header.get(i).strip() + "') both give " + column);
-                }
-            }
-            if (!columns.containsKey(PATH) && !columns.containsKey(MetadataSchema.FILENAME)) {
-                throw new IngestException("Manifest " + manifest + " line " + csv.recordLine()
-                        + ": the header has no 'path' or 'filename' column (found: " + String.join(",", header) + ")");
-            }
-            if (!columns.containsKey(MetadataSchema.LABEL)) {
-                throw new IngestException("Manifest " + manifest + " line " + csv.recordLine()
-                        + ": the header has no 'label' column (found: " + String.join(",", header) + ")");
-            }
-            return new CsvManifestSource(manifest, options, Map.copyOf(columns), header.size());
-        } catch (IOException e) {
-            throw new IngestException("Cannot read manifest " + manifest + ": " + e, e);
-        }
+        ManifestOptions imageNet = ManifestOptions.defaults()
+                .withFormat(ManifestFormat.CSV)
+                .withSchema(MetadataSchema.imageNet())
+                .withUndeclaredColumns(ManifestOptions.UndeclaredColumns.IGNORE)
+                .withRenames(Map.of("filesize", MetadataSchema.FILESIZE_BYTES))
+                .withFilenames(options.filenames());
+        return new CsvManifestSource(ManifestSource.open(manifest, imageNet, new ImageDimensions(options),
+                PayloadFiles.LOCAL));
     }
 
     /** {@link #open(Path, IngestOptions)} with {@link IngestOptions#defaults()}. */
@@ -140,31 +100,22 @@ public final class CsvManifestSource implements SampleSource {
     }
 
     public Path manifest() {
-        return manifest;
+        return source.manifest();
     }
 
     @Override
     public MetadataSchema schema() {
-        return MetadataSchema.imageNet();
+        return source.schema();
     }
 
     @Override
     public Stream<MetadataRow> metadata() {
-        return stream(entry -> FileSamples.metadata(entry, options));
+        return source.metadata();
     }
 
     @Override
     public Stream<Sample> samples() {
-        return stream(entry -> FileSamples.sample(entry, options));
-    }
-
-    @Override
-    public String toString() {
-        return "CsvManifestSource[" + manifest + "]";
-    }
-
-    private static CsvReader reader(Path manifest) throws IOException {
-        return new CsvReader(Files.newBufferedReader(manifest, StandardCharsets.UTF_8), manifest.toString());
+        return source.samples();
     }
 
     /**
@@ -174,143 +125,65 @@ public final class CsvManifestSource implements SampleSource {
      * @throws IngestException if the manifest cannot be read or a record is malformed
      */
     public Stream<Path> files() {
-        return FileSamples.files(this::entries);
+        return source.files();
     }
 
-    private <T> Stream<T> stream(Function<FileEntry, Optional<T>> convert) {
-        return FileSamples.stream(this::entries, convert, options, "give the rows distinct values in a 'filename' "
-                + "column");
+    @Override
+    public String toString() {
+        return "CsvManifestSource[" + source.manifest() + "]";
     }
 
-    private Entries entries() {
-        CsvReader csv;
-        try {
-            csv = reader(manifest);
-            csv.next(); // the header, checked by open()
-        } catch (IOException e) {
-            throw new IngestException("Cannot read manifest " + manifest + ": " + e, e);
-        }
-        return new Entries(csv);
-    }
+    /** Requires a label, checks declared dimensions and reads undeclared ones from the image header. */
+    private static final class ImageDimensions implements RowCompletion {
+        private final IngestOptions options;
 
-    /** Reads one record ahead. */
-    private final class Entries implements FileListing {
-        private final CsvReader csv;
-        private List<String> record;
-        private boolean done;
-
-        Entries(CsvReader csv) {
-            this.csv = csv;
+        ImageDimensions(IngestOptions options) {
+            this.options = options;
         }
 
         @Override
-        public boolean hasNext() {
-            if (record == null && !done) {
-                try {
-                    record = csv.next();
-                } catch (IOException e) {
-                    throw new IngestException("Cannot read manifest " + manifest + ": " + e, e);
-                }
-                done = record == null;
+        public Set<String> fills() {
+            return Set.of(MetadataSchema.WIDTH, MetadataSchema.HEIGHT);
+        }
+
+        @Override
+        public boolean complete(Object[] values, MetadataSchema schema, Context row) {
+            int label = schema.indexOf(MetadataSchema.LABEL).orElseThrow();
+            int width = schema.indexOf(MetadataSchema.WIDTH).orElseThrow();
+            int height = schema.indexOf(MetadataSchema.HEIGHT).orElseThrow();
+            if (values[label] == null || ((String) values[label]).isEmpty()) {
+                throw new IngestException(row.origin() + ": empty label for " + row.location());
             }
-            return record != null;
-        }
-
-        @Override
-        public FileEntry next() {
-            if (!hasNext()) {
-                throw new NoSuchElementException();
+            atLeastOne(values[width], MetadataSchema.WIDTH, row);
+            atLeastOne(values[height], MetadataSchema.HEIGHT, row);
+            if (values[width] != null && values[height] != null) {
+                return true;
             }
-            List<String> fields = record;
-            record = null;
-            return entry(fields, manifest + " line " + csv.recordLine());
-        }
-
-        @Override
-        public void close() {
+            ImageHeader header;
             try {
-                csv.close();
-            } catch (IOException e) {
-                throw new UncheckedIOException("Cannot close manifest " + manifest, e);
+                header = ImageHeaders.read(row.file());
+            } catch (UnknownImageFormatException e) {
+                if (options.unknownFormats() == IngestOptions.UnknownFormatPolicy.SKIP) {
+                    LOG.info("Leaving out {}: {}", row.origin(), e.getMessage());
+                    return false;
+                }
+                throw e;
+            } catch (UncheckedIOException e) {
+                throw ManifestSource.fileError(row.origin(), row.pathColumn(), row.file(), e.getCause());
+            }
+            if (values[width] == null) {
+                values[width] = (long) header.width();
+            }
+            if (values[height] == null) {
+                values[height] = (long) header.height();
+            }
+            return true;
+        }
+
+        private static void atLeastOne(Object value, String column, Context row) {
+            if (value != null && (Long) value < 1) {
+                throw new IngestException(row.origin() + ", column " + column + ": " + value + " is below 1");
             }
         }
-    }
-
-    private FileEntry entry(List<String> fields, String origin) {
-        if (fields.size() != fieldCount) {
-            throw new IngestException(origin + ": " + fields.size() + " fields, but the header has " + fieldCount);
-        }
-        String location = value(fields, PATH);
-        String named = value(fields, MetadataSchema.FILENAME);
-        boolean pathColumn = location != null;
-        if (!pathColumn) {
-            location = named;
-        }
-        if (location == null || location.isEmpty()) {
-            throw new IngestException(origin + ": empty " + (pathColumn ? "path" : "filename"));
-        }
-        Path file;
-        try {
-            file = base.resolve(location);
-        } catch (InvalidPathException e) {
-            throw new IngestException(origin + ": '" + location + "' is not a valid path: " + e.getMessage(), e);
-        }
-        String filename;
-        if (pathColumn && named != null && !named.isEmpty()) {
-            Optional<String> problem = SampleNames.problem(named);
-            if (problem.isPresent()) {
-                throw new IngestException(origin + ": filename '" + named + "' " + problem.get() + "; a sample "
-                        + "name is a relative path (leave it empty to name the sample after its path)");
-            }
-            filename = named;
-        } else if (!pathColumn && SampleNames.isValid(named)) {
-            filename = named;
-        } else {
-            filename = nameFromPath(file, origin);
-        }
-        String label = value(fields, MetadataSchema.LABEL);
-        if (label == null || label.isEmpty()) {
-            throw new IngestException(origin + ": empty label for " + location);
-        }
-        return new FileEntry(file, filename, label, number(fields, MetadataSchema.FILESIZE_BYTES, 0, origin),
-                number(fields, MetadataSchema.WIDTH, 1, origin), number(fields, MetadataSchema.HEIGHT, 1, origin),
-                origin);
-    }
-
-    /** The name of a sample whose manifest line gives none: from its path, as the class comment says. */
-    private String nameFromPath(Path file, String origin) {
-        Path normalized = file.normalize();
-        String path = options.filenames() == IngestOptions.FilenameStyle.FILE_NAME
-                ? String.valueOf(normalized.getFileName())
-                : base.relativize(normalized).toString();
-        try {
-            return SampleNames.fromPath(path);
-        } catch (IllegalArgumentException e) {
-            throw new IngestException(origin + ": cannot name a sample after " + file + ": " + e.getMessage(), e);
-        }
-    }
-
-    /** The column's value, stripped; null if the manifest has no such column. */
-    private String value(List<String> fields, String column) {
-        Integer index = columns.get(column);
-        return index == null ? null : fields.get(index).strip();
-    }
-
-    /** The column's whole-number value, or null if the column is absent or the value empty. */
-    private Long number(List<String> fields, String column, long min, String origin) {
-        String text = value(fields, column);
-        if (text == null || text.isEmpty()) {
-            return null;
-        }
-        long number;
-        try {
-            number = Long.parseLong(text);
-        } catch (NumberFormatException e) {
-            throw new IngestException(origin + ", column " + column + ": '" + text + "' is not a whole number");
-        }
-        if (number < min) {
-            throw new IngestException(origin + ", column " + column + ": " + number + " is below " + min);
-        }
-        return number;
     }
 }

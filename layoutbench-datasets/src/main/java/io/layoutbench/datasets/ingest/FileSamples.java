@@ -1,72 +1,38 @@
 package io.layoutbench.datasets.ingest;
 
-import io.layoutbench.api.dataset.MetadataRow;
-import io.layoutbench.api.dataset.MetadataSchema;
-import io.layoutbench.api.dataset.Sample;
 import io.layoutbench.api.dataset.SampleNameSet;
 import io.layoutbench.api.dataset.SampleNames;
-import io.layoutbench.api.internal.SlicedIo;
-import io.layoutbench.datasets.image.ImageHeader;
-import io.layoutbench.datasets.image.ImageHeaders;
-import io.layoutbench.datasets.image.UnknownImageFormatException;
 
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.Iterator;
 import java.util.NoSuchElementException;
 import java.util.Optional;
 import java.util.Spliterator;
 import java.util.Spliterators;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
 import java.util.stream.StreamSupport;
 
-/** Turns listed files into metadata rows and samples, reading only what is not declared. */
+/**
+ * Streams of what a source makes of the files it lists, one at a time, with the sample-name checks every file source
+ * shares. What a source makes of a file is its own: {@link ImageSamples} for images, {@link MediaFolderSource}'s for
+ * any media.
+ */
 final class FileSamples {
-
-    /** Java arrays stop a little below Integer.MAX_VALUE. */
-    private static final long MAX_SAMPLE_BYTES = Integer.MAX_VALUE - 8;
 
     private FileSamples() {
     }
 
-    /** The entry's metadata; empty when the file is skipped as an unknown format. */
-    static Optional<MetadataRow> metadata(FileEntry entry, IngestOptions options) {
-        long filesize = entry.filesize() != null ? entry.filesize() : size(entry);
-        if (entry.width() != null && entry.height() != null) {
-            return Optional.of(row(entry, filesize, entry.width(), entry.height()));
-        }
-        Optional<ImageHeader> header = header(entry, options, () -> ImageHeaders.read(entry.file()));
-        return header.map(h -> row(entry, filesize, dimension(entry.width(), h.width()),
-                dimension(entry.height(), h.height())));
-    }
-
-    /** The entry's sample, bytes and metadata; empty when the file is skipped as an unknown format. */
-    static Optional<Sample> sample(FileEntry entry, IngestOptions options) {
-        byte[] bytes = readAll(entry);
-        if (entry.filesize() != null && entry.filesize() != bytes.length) {
-            throw new IngestException(entry.origin() + ": declares filesize_bytes " + entry.filesize() + " but "
-                    + entry.file() + " has " + bytes.length + " bytes");
-        }
-        if (entry.width() != null && entry.height() != null) {
-            return Optional.of(new Sample(row(entry, bytes.length, entry.width(), entry.height()),
-                    ByteBuffer.wrap(bytes)));
-        }
-        Optional<ImageHeader> header = header(entry, options,
-                () -> ImageHeaders.read(bytes, entry.file().toString()));
-        return header.map(h -> new Sample(row(entry, bytes.length, dimension(entry.width(), h.width()),
-                dimension(entry.height(), h.height())), ByteBuffer.wrap(bytes)));
-    }
-
     /**
      * A sequential stream over the present results of {@code convert} applied to the entries of a new listing, one
-     * at a time: a hand-written iterator because {@code flatMap} pipelines buffer whole inner streams when iterated,
-     * which would hold a whole class of sample bytes.
+     * at a time (an empty result leaves the entry out; {@code isSample} tells, without converting, which entries
+     * {@code convert} keeps): a hand-written iterator because {@code flatMap} pipelines buffer whole inner streams
+     * when iterated, which would hold a whole class of sample bytes.
      *
      * <p>Each present result's {@code filename} must be a valid sample name not given to an earlier result, as the
      * layouts store and find samples by name: a repeat fails with an {@link IngestException} naming both entries
@@ -74,7 +40,7 @@ final class FileSamples {
      * {@code remedy}. Costs 8 bytes a sample ({@link SampleNameSet}).
      */
     static <T> Stream<T> stream(Supplier<FileListing> listings, Function<FileEntry, Optional<T>> convert,
-                                IngestOptions options, String remedy) {
+                                Predicate<FileEntry> isSample, String remedy) {
         FileListing entries = listings.get();
         Iterator<T> results = new Iterator<>() {
             private final SampleNameSet names = new SampleNameSet();
@@ -111,7 +77,7 @@ final class FileSamples {
                             + problem.get() + "; a sample name is a relative path");
                 }
                 if (!names.add(entry.filename())) {
-                    Optional<FileEntry> earlier = earlier(listings, entry, listed - 1, options);
+                    Optional<FileEntry> earlier = earlier(listings, entry, listed - 1, isSample);
                     if (earlier.isPresent()) {
                         throw repeated(entry, earlier.get(), remedy);
                     }
@@ -143,11 +109,11 @@ final class FileSamples {
 
     /** The first of the {@code before} first entries of a new listing that is a sample named as {@code entry} is. */
     private static Optional<FileEntry> earlier(Supplier<FileListing> listings, FileEntry entry, long before,
-                                               IngestOptions options) {
+                                               Predicate<FileEntry> isSample) {
         try (FileListing again = listings.get()) {
             for (long i = 0; i < before && again.hasNext(); i++) {
                 FileEntry candidate = again.next();
-                if (candidate.filename().equals(entry.filename()) && metadata(candidate, options).isPresent()) {
+                if (candidate.filename().equals(entry.filename()) && isSample.test(candidate)) {
                     return Optional.of(candidate);
                 }
             }
@@ -169,33 +135,8 @@ final class FileSamples {
         return entry.origin().equals(entry.file().toString()) ? "" : " (" + entry.file() + ")";
     }
 
-    private interface HeaderRead {
-        ImageHeader read();
-    }
-
-    private static Optional<ImageHeader> header(FileEntry entry, IngestOptions options, HeaderRead read) {
-        try {
-            return Optional.of(read.read());
-        } catch (UnknownImageFormatException e) {
-            if (options.unknownFormats() == IngestOptions.UnknownFormatPolicy.SKIP) {
-                return Optional.empty();
-            }
-            throw e;
-        } catch (java.io.UncheckedIOException e) {
-            throw ioError(entry, e.getCause());
-        }
-    }
-
-    private static long dimension(Long declared, int fromHeader) {
-        return declared != null ? declared : fromHeader;
-    }
-
-    private static MetadataRow row(FileEntry entry, long filesize, long width, long height) {
-        return new MetadataRow(MetadataSchema.imageNet(), Arrays.asList(entry.filename(), entry.label(), filesize,
-                width, height));
-    }
-
-    private static long size(FileEntry entry) {
+    /** The entry's file's length. */
+    static long size(FileEntry entry) {
         try {
             return Files.size(entry.file());
         } catch (IOException e) {
@@ -203,20 +144,7 @@ final class FileSamples {
         }
     }
 
-    private static byte[] readAll(FileEntry entry) {
-        Path file = entry.file();
-        try {
-            long size = Files.size(file);
-            if (size > MAX_SAMPLE_BYTES) {
-                throw new IngestException(entry.origin() + ": " + file + " has " + size + " bytes, more than a sample "
-                        + "can hold (" + MAX_SAMPLE_BYTES + ")");
-            }
-            return SlicedIo.readAllBytes(file);   // not Files.readAllBytes: see SlicedIo
-        } catch (IOException e) {
-            throw ioError(entry, e);
-        }
-    }
-
+    /** An error naming the entry and its file, saying whether the file is missing or why it could not be read. */
     static IngestException ioError(FileEntry entry, IOException e) {
         if (e instanceof NoSuchFileException) {
             return new IngestException(entry.origin() + ": file " + entry.file() + " does not exist", e);

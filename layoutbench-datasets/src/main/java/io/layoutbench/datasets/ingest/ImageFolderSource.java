@@ -8,19 +8,10 @@ import io.layoutbench.api.dataset.Sample;
 import io.layoutbench.api.dataset.SampleNames;
 import io.layoutbench.datasets.SampleSource;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.FileVisitOption;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Collections;
-import java.util.Iterator;
 import java.util.List;
-import java.util.NoSuchElementException;
 import java.util.Optional;
 import java.util.function.Function;
-import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 /**
@@ -50,14 +41,12 @@ import java.util.stream.Stream;
  */
 public final class ImageFolderSource implements SampleSource {
 
-    private final Path root;
+    private final LabelFolder folder;
     private final IngestOptions options;
-    private final List<String> labels;
 
-    private ImageFolderSource(Path root, IngestOptions options, List<String> labels) {
-        this.root = root;
+    private ImageFolderSource(LabelFolder folder, IngestOptions options) {
+        this.folder = folder;
         this.options = options;
-        this.labels = labels;
     }
 
     /**
@@ -68,20 +57,7 @@ public final class ImageFolderSource implements SampleSource {
     public static ImageFolderSource open(Path root, IngestOptions options) {
         requireNonNull(root, "root is null");
         requireNonNull(options, "options is null");
-        if (!Files.isDirectory(root)) {
-            throw new IngestException("Image folder " + root + " is not a directory");
-        }
-        List<String> labels;
-        try (Stream<Path> children = Files.list(root)) {
-            labels = children.filter(Files::isDirectory)
-                    .map(p -> p.getFileName().toString())
-                    .filter(name -> !name.startsWith("."))
-                    .sorted()
-                    .collect(Collectors.toUnmodifiableList());
-        } catch (IOException | UncheckedIOException e) {
-            throw new IngestException("Cannot list image folder " + root + ": " + e, e);
-        }
-        return new ImageFolderSource(root, options, labels);
+        return new ImageFolderSource(LabelFolder.open(root, "Image folder"), options);
     }
 
     /** {@link #open(Path, IngestOptions)} with {@link IngestOptions#defaults()}. */
@@ -90,12 +66,12 @@ public final class ImageFolderSource implements SampleSource {
     }
 
     public Path root() {
-        return root;
+        return folder.root();
     }
 
     /** The label directories found when the folder was opened, sorted. */
     public List<String> labels() {
-        return labels;
+        return folder.labels();
     }
 
     @Override
@@ -105,17 +81,17 @@ public final class ImageFolderSource implements SampleSource {
 
     @Override
     public Stream<MetadataRow> metadata() {
-        return stream(entry -> FileSamples.metadata(entry, options));
+        return stream(entry -> ImageSamples.metadata(entry, options));
     }
 
     @Override
     public Stream<Sample> samples() {
-        return stream(entry -> FileSamples.sample(entry, options));
+        return stream(entry -> ImageSamples.sample(entry, options));
     }
 
     @Override
     public String toString() {
-        return "ImageFolderSource[" + root + ", " + labels.size() + " labels]";
+        return "ImageFolderSource[" + folder.root() + ", " + folder.labels().size() + " labels]";
     }
 
     /**
@@ -123,73 +99,12 @@ public final class ImageFolderSource implements SampleSource {
      * listed again on each call.
      */
     public Stream<Path> files() {
-        return FileSamples.files(Entries::new);
+        return FileSamples.files(() -> folder.listing(options));
     }
 
     private <T> Stream<T> stream(Function<FileEntry, Optional<T>> convert) {
-        return FileSamples.stream(Entries::new, convert, options, "name samples by their path in the folder "
-                + "(IngestOptions.FilenameStyle.RELATIVE_PATH)");
-    }
-
-    /** Lists one label directory at a time. */
-    private final class Entries implements FileListing {
-        private int nextLabel;
-        private String label;
-        private Iterator<String> files = Collections.emptyIterator();
-
-        @Override
-        public boolean hasNext() {
-            while (!files.hasNext() && nextLabel < labels.size()) {
-                label = labels.get(nextLabel++);
-                files = list(root.resolve(label)).iterator();
-            }
-            return files.hasNext();
-        }
-
-        @Override
-        public FileEntry next() {
-            if (!hasNext()) {
-                throw new NoSuchElementException();
-            }
-            String relative = files.next();
-            Path file = root.resolve(label).resolve(relative);
-            String filename;
-            try {
-                filename = SampleNames.fromPath(options.filenames() == IngestOptions.FilenameStyle.FILE_NAME
-                        ? file.getFileName().toString()
-                        : label + "/" + relative);
-            } catch (IllegalArgumentException e) {
-                throw new IngestException(file + ": its path makes no sample name: " + e.getMessage(), e);
-            }
-            return new FileEntry(file, filename, label, null, null, null, file.toString());
-        }
-
-        @Override
-        public void close() {
-        }
-    }
-
-    /** The non-hidden regular files under {@code dir}, as sorted '/'-separated paths relative to it. */
-    private static List<String> list(Path dir) {
-        List<String> files = new ArrayList<>();
-        try (Stream<Path> walk = Files.walk(dir, FileVisitOption.FOLLOW_LINKS)) {
-            walk.forEach(path -> {
-                Path relative = dir.relativize(path);
-                if (relative.toString().isEmpty() || !Files.isRegularFile(path)) {
-                    return;
-                }
-                List<String> parts = new ArrayList<>();
-                for (Path part : relative) {
-                    parts.add(part.toString());
-                }
-                if (parts.stream().noneMatch(p -> p.startsWith("."))) {
-                    files.add(String.join("/", parts));
-                }
-            });
-        } catch (IOException | UncheckedIOException e) {
-            throw new IngestException("Cannot list label directory " + dir + ": " + e, e);
-        }
-        Collections.sort(files);
-        return files;
+        return FileSamples.stream(() -> folder.listing(options), convert,
+                entry -> ImageSamples.metadata(entry, options).isPresent(),
+                "name samples by their path in the folder (IngestOptions.FilenameStyle.RELATIVE_PATH)");
     }
 }

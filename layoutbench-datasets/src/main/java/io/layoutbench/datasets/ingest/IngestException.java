@@ -10,7 +10,7 @@ import io.layoutbench.api.LayoutBenchException;
  * try (Stream<Sample> samples = CsvManifestSource.open(manifest, IngestOptions.defaults()).samples()) {
  *     samples.forEach(writer::add);
  * } catch (IngestException e) {
- *     System.err.println(e.getMessage());   // "train.csv line 12: file images/a.jpg does not exist"
+ *     System.err.println(e.getMessage());   // "train.csv line 12, column path: file images/a.jpg does not exist"
  * }
  * }</pre>
  */

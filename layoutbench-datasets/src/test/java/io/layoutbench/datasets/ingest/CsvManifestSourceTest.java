@@ -182,7 +182,7 @@ class CsvManifestSourceTest {
         try (Stream<Sample> samples = source.samples()) {
             assertThatThrownBy(samples::count)
                     .isInstanceOf(IngestException.class)
-                    .hasMessageContaining(manifest + " line 2: file ")
+                    .hasMessageContaining(manifest + " line 2, column path: file ")
                     .hasMessageContaining("missing.jpg does not exist");
         }
         Path mismatch = manifest("x.csv", "path,label,filesize_bytes\nimages/one.jpg,tench,12\n");

@@ -120,6 +120,10 @@ public abstract class GenerationalDatasetWriter implements DatasetWriter {
         }
         String key = keys.key(sample.metadata(), samples);
         names.check(key, samples);
+        if (sample.fields().isEmpty()) {
+            throw new IllegalArgumentException("Sample '" + key + "' has no payload field; the dataset's fields are "
+                    + schema.payloadFields());
+        }
         for (String field : sample.fields().keySet()) {
             if (!schema.payloadFields().contains(field)) {
                 throw new IllegalArgumentException("Sample '" + key + "' has the payload field '" + field
@@ -130,7 +134,7 @@ public abstract class GenerationalDatasetWriter implements DatasetWriter {
         int[] checksums = new int[schema.payloadFields().size()];
         for (int f = 0; f < checksums.length; f++) {
             Blob blob = sample.fields().get(schema.payloadFields().get(f));
-            if (blob != null) {
+            if (blob != null && checksumsFields()) {
                 checksums[f] = SampleChecksum.of(blob);
             }
         }
@@ -180,6 +184,14 @@ public abstract class GenerationalDatasetWriter implements DatasetWriter {
      * sample's fields are the schema's (checked); a field may be larger than memory ({@link Blob#inMemory()}).
      */
     protected abstract void addSample(Sample sample, String key, int[] checksums);
+
+    /**
+     * Whether {@link #add} reads each field to checksum it (true), or leaves the checksums 0 for a writer that
+     * records where fields already lie without reading them (shards indexed in place).
+     */
+    protected boolean checksumsFields() {
+        return true;
+    }
 
     /** Flushes buffered data and writes remaining objects; returns layout settings for the manifest. */
     protected abstract Map<String, String> finish();

@@ -124,6 +124,14 @@ public final class PayloadColumns {
         return single ? DATA_OFFSET : bases.get(field) + "_offset";
     }
 
+    /**
+     * L3's column of where field {@code field}'s bytes start in its part's blob file, for a field stored out of
+     * line (NULL for a field in the row's blob).
+     */
+    public String blobOffset(int field) {
+        return (single ? Sample.DATA : bases.get(field)) + "_blob_offset";
+    }
+
     /** What follows a sample's name in the name of field {@code field}'s stored copy: "" or ".field". */
     public String suffix(int field) {
         return single ? "" : "." + field(field);

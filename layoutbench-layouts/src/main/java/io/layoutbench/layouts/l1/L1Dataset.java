@@ -7,6 +7,7 @@ import io.layoutbench.api.layout.PlannedRequest;
 import io.layoutbench.api.layout.QueryOptions;
 import io.layoutbench.api.predicate.BoundQuery;
 import io.layoutbench.api.predicate.Selection;
+import io.layoutbench.layouts.common.MetadataParquet;
 import io.layoutbench.layouts.common.MetadataTable;
 import io.layoutbench.layouts.common.MetadataTableDataset;
 import io.layoutbench.layouts.common.PayloadColumns;
@@ -60,7 +61,8 @@ final class L1Dataset extends MetadataTableDataset {
                     continue;   // the sample lacks the field
                 }
                 PlannedRequest request = L1Reads.read(samplesPrefix, name + payload.suffix(f), sizes[f][row]);
-                FieldRead read = new FieldRead(payload.field(f), request.key(), 0, sizes[f][row], crcs[f][row]);
+                FieldRead read = new FieldRead(payload.field(f), request.key(), 0, sizes[f][row],
+                        MetadataParquet.stored(crcs[f][row]));
                 reads.add(read);
                 if (SampleTask.eager(read, options.lazyFieldBytes())) {
                     requests.add(request);

@@ -6,6 +6,7 @@ import io.layoutbench.api.layout.PlannedRequest;
 import io.layoutbench.api.layout.QueryOptions;
 import io.layoutbench.api.predicate.BoundQuery;
 import io.layoutbench.api.predicate.Selection;
+import io.layoutbench.layouts.common.MetadataParquet;
 import io.layoutbench.layouts.common.MetadataTable;
 import io.layoutbench.layouts.common.MetadataTableDataset;
 import io.layoutbench.layouts.common.PayloadColumns;
@@ -28,11 +29,14 @@ final class L2Dataset extends MetadataTableDataset {
 
     private final SampleKeys keys;
     private final PayloadColumns payload;
+    private final boolean checksummed;
 
     L2Dataset(ObjectBackend backend, String prefix) {
         super(L2Layout.NAME, L2Layout.FORMAT_VERSION, backend, prefix, L2Writer::tableSchema);
         this.keys = SampleKeys.of(schema());
         this.payload = PayloadColumns.of(schema());
+        // Shards indexed in place were never read whole: their fields have no checksums.
+        this.checksummed = !L2Layout.NO_CHECKSUMS.equals(manifest.property(L2Layout.CHECKSUMS, null));
     }
 
     @Override
@@ -40,7 +44,7 @@ final class L2Dataset extends MetadataTableDataset {
         MetadataTable table = metadata(backend);
         Selection rows = query.select(table.columns());
         int[] fields = payload.indexesOf(options.fieldsOf(schema()));
-        TableLocations locations = new TableLocations(table, payload);
+        TableLocations locations = new TableLocations(table, payload, checksummed);
         // The items to read, in dataset order, and each matching sample's fields (lazy ones are not read).
         int[] items = new int[Math.multiplyExact(rows.size(), fields.length)];
         int itemCount = 0;
@@ -111,9 +115,10 @@ final class L2Dataset extends MetadataTableDataset {
         final long[][] offsets;
         final long[][] sizes;
         final int[][] crcs;
+        final boolean checksummed;
         final ColumnVector.Strings shards;
 
-        TableLocations(MetadataTable table, PayloadColumns payload) {
+        TableLocations(MetadataTable table, PayloadColumns payload, boolean checksummed) {
             this.fieldCount = payload.count();
             this.shards = table.strings(L2Writer.SHARD);
             this.shardIds = shards.ids();
@@ -122,7 +127,8 @@ final class L2Dataset extends MetadataTableDataset {
                 offsets[f] = table.longsOrMinusOne(payload.offset(f));
             }
             this.sizes = payload.sizes(table);
-            this.crcs = payload.checksums(table);
+            this.checksummed = checksummed;
+            this.crcs = checksummed ? payload.checksums(table) : null;
         }
 
         int item(int row, int field) {
@@ -153,8 +159,9 @@ final class L2Dataset extends MetadataTableDataset {
             return shards.dictionary().get(id);
         }
 
-        int crc(int item) {
-            return crcs[item % fieldCount][item / fieldCount];
+        long crc(int item) {
+            return checksummed ? MetadataParquet.stored(crcs[item % fieldCount][item / fieldCount])
+                    : FieldRead.NO_CHECKSUM;
         }
     }
 }

@@ -44,6 +44,10 @@ public final class L2Layout implements StorageLayout, SupportsModelling {
     /** Shard sizes the advisor compares beside the default: AWS's suggested range size, and the paper's large one. */
     static final List<Long> CANDIDATE_SHARD_SIZES = List.of(16L << 20, 512L << 20);
     static final int FORMAT_VERSION = 1;
+    /** Manifest property saying whether the fields have checksums. */
+    static final String CHECKSUMS = "checksums";
+    /** {@link #CHECKSUMS} of a dataset over shards indexed in place, whose bytes were never read. */
+    static final String NO_CHECKSUMS = "none";
 
     @Override
     public String name() {

@@ -84,16 +84,22 @@ final class L2Writer extends GenerationalDatasetWriter {
         return table.build();
     }
 
-    /** The values of {@link #tableSchema}'s extra columns for one sample. */
-    private List<Object> locations(Sample sample, int[] checksums, String shard, long[] offsets) {
+    /**
+     * The values of {@link #tableSchema}'s extra columns for one sample: its shard, and each field's checksum (NULL
+     * when {@code checksums} is null: none recorded), offset and size (all NULL for a field it lacks).
+     */
+    static List<Object> locations(PayloadColumns payload, Sample sample, int[] checksums, String shard,
+            long[] offsets) {
         List<Object> values = new ArrayList<>(1 + 3 * payload.count());
         if (payload.single()) {
-            return List.of(MetadataParquet.stored(checksums[0]), shard, offsets[0], sample.size());
+            values.add(checksums == null ? null : MetadataParquet.stored(checksums[0]));
+            values.addAll(List.of(shard, offsets[0], sample.size()));
+            return values;
         }
         values.add(shard);
         for (int f = 0; f < payload.count(); f++) {
             Blob blob = sample.fields().get(payload.field(f));
-            values.add(blob == null ? null : MetadataParquet.stored(checksums[f]));
+            values.add(blob == null || checksums == null ? null : MetadataParquet.stored(checksums[f]));
             values.add(blob == null ? null : offsets[f]);
             values.add(blob == null ? null : blob.size());
         }
@@ -138,7 +144,7 @@ final class L2Writer extends GenerationalDatasetWriter {
             }
             offsets[present.get(i)] = offset;
         }
-        metadata.write(sample.metadata(), locations(sample, checksums, shardKey, offsets), null);
+        metadata.write(sample.metadata(), locations(payload, sample, checksums, shardKey, offsets), null);
     }
 
     private void uploadShard() {

@@ -16,6 +16,8 @@ import io.layoutbench.layouts.common.PayloadColumns;
 import io.layoutbench.layouts.common.SampleChecksum;
 import io.layoutbench.layouts.common.SampleKeys;
 import io.layoutbench.layouts.manifest.ManifestObject;
+import io.layoutbench.layouts.retrieval.FieldRead;
+import io.layoutbench.layouts.retrieval.LazyBlob;
 import io.layoutbench.layouts.retrieval.ReadTask;
 import io.layoutbench.parquet.BlobReader;
 import io.layoutbench.parquet.FetchOptions;
@@ -220,7 +222,8 @@ final class L3Dataset extends ManifestDataset implements SupportsMetadataScan {
             if (parts.compareAndSet(index, null, loading)) {
                 ManifestObject object = partObjects.get(index);
                 CompletableFuture
-                        .supplyAsync(() -> PartFile.load(reads, backend, index, object, tableSchema, describe()),
+                        .supplyAsync(() -> PartFile.load(reads, backend, index, object, tableSchema,
+                                manifest.property(L3Writer.blobsProperty(index), null), describe()),
                                 FOOTER_LOADER)
                         .whenComplete((part, failure) -> {
                             if (failure == null) {
@@ -270,35 +273,36 @@ final class L3Dataset extends ManifestDataset implements SupportsMetadataScan {
             } catch (RuntimeException e) {
                 return CompletableFuture.failedFuture(e);
             }
-            return fetched.thenApply(this::samples);
+            return fetched.thenApply(blobs -> samples(reads, blobs));
         }
 
-        private List<Sample> samples(List<ByteBuffer> blobs) {
+        private List<Sample> samples(ObjectBackend reads, List<ByteBuffer> blobs) {
             PartFile.RowGroupMetadata metadata = read.metadata();
             int[] rows = read.rows();
             List<Sample> samples = new ArrayList<>(rows.length);
             for (int i = 0; i < rows.length; i++) {
                 int row = rows[i];
                 String where = read.part().key() + " (row group " + read.rowGroup() + ", row " + row + ")";
-                samples.add(new Sample(metadata.table().row(row), fields(metadata, row, blobs.get(i), where)));
+                samples.add(new Sample(metadata.table().row(row), fields(reads, metadata, row, blobs.get(i), where)));
             }
             return samples;
         }
 
-        /** The fields the query asked for, cut from the row's blob (its fields one after another) and checked. */
-        private Map<String, Blob> fields(PartFile.RowGroupMetadata metadata, int row, ByteBuffer blob, String where) {
+        /**
+         * The fields the query asked for: those in the row's blob (its fields below the blob threshold one after
+         * another) cut from it and checked, those stored out of line as lazily read blobs of the part's blob file.
+         */
+        private Map<String, Blob> fields(ObjectBackend reads, PartFile.RowGroupMetadata metadata, int row,
+                ByteBuffer blob, String where) {
             Map<String, Blob> fields = new LinkedHashMap<>();
             String name = keys.describe(metadata.table(), row);
-            if (payload.single()) {
-                SampleChecksum.verify(blob, metadata.fieldCrcs()[0][row], name, where);
-                fields.put(payload.field(0), Blob.of(blob));
-                return fields;
-            }
             long[] offsets = new long[payload.count()];
             long offset = 0;
             for (int f = 0; f < payload.count(); f++) {
                 offsets[f] = offset;
-                offset += Math.max(0, metadata.fieldSizes()[f][row]);
+                if (metadata.blobOffset(f, row) < 0) {
+                    offset += Math.max(0, metadata.fieldSizes()[f][row]);
+                }
             }
             if (offset != blob.remaining()) {
                 throw new CorruptDataException("Sample '" + name + "' in " + where + " has a blob of "
@@ -309,10 +313,17 @@ final class L3Dataset extends ManifestDataset implements SupportsMetadataScan {
                 if (size < 0) {
                     continue;   // the sample lacks the field
                 }
+                String field = payload.field(f);
+                String described = payload.single() ? name : name + "' field '" + field;
+                long outOfLine = metadata.blobOffset(f, row);
+                if (outOfLine >= 0) {
+                    fields.put(field, new LazyBlob(reads, new FieldRead(field, ((PartFile) read.part()).blobsKey(),
+                            outOfLine, size, MetadataParquet.stored(metadata.fieldCrcs()[f][row])), name));
+                    continue;
+                }
                 ByteBuffer bytes = blob.slice(blob.position() + (int) offsets[f], (int) size);
-                SampleChecksum.verify(bytes, metadata.fieldCrcs()[f][row], name + "' field '" + payload.field(f),
-                        where);
-                fields.put(payload.field(f), Blob.of(bytes));
+                SampleChecksum.verify(bytes, metadata.fieldCrcs()[f][row], described, where);
+                fields.put(field, Blob.of(bytes));
             }
             return fields;
         }

@@ -71,6 +71,13 @@ public final class L3Layout implements StorageLayout, SupportsModelling {
     public static final String PAGE_SIZE = "page-size";
     /** Default part-file size: the paper's 64 MB. */
     public static final long DEFAULT_FILE_SIZE = 64L << 20;
+    /**
+     * Option: a payload field of at least this size is stored outside the Parquet pages, in the part's blob file
+     * ({@code part-NNNNN.blobs}), the row holding its offset and size, so part files stay small and scans cheap.
+     */
+    public static final String BLOB_THRESHOLD = "blob-threshold";
+    /** Default {@link #BLOB_THRESHOLD}: 64 MiB, the default size at which a query returns a field lazily read. */
+    public static final long DEFAULT_BLOB_THRESHOLD = 64L << 20;
     /** Default row-group size: the paper's 128 MB. */
     public static final long DEFAULT_ROW_GROUP_SIZE = ParquetWriteOptions.DEFAULT_ROW_GROUP_SIZE;
     /**
@@ -144,7 +151,7 @@ public final class L3Layout implements StorageLayout, SupportsModelling {
      * @param rowGroupSize target row-group size
      * @param pageSize     target page size
      */
-    record Settings(long fileSize, long rowGroupSize, long pageSize) {
+    record Settings(long fileSize, long rowGroupSize, long pageSize, long blobThreshold) {
         /** Smallest settings the writer accepts. */
         static final long MIN_FILE_SIZE = 256L << 10;
         static final long MIN_ROW_GROUP_SIZE = 16L << 10;
@@ -159,6 +166,10 @@ public final class L3Layout implements StorageLayout, SupportsModelling {
                 throw new ConfigurationException("l3 option '" + ROW_GROUP_SIZE + "' must be at least 16 KiB, got "
                         + rowGroupSize + " bytes");
             }
+            if (blobThreshold < 1 || blobThreshold > Integer.MAX_VALUE / 2) {
+                throw new ConfigurationException("l3 option '" + BLOB_THRESHOLD + "' must be between 1 byte and 1 GiB,"
+                        + " got " + blobThreshold + " bytes");
+            }
             if (pageSize < MIN_PAGE_SIZE || pageSize > Integer.MAX_VALUE / 2) {
                 throw new ConfigurationException("l3 option '" + PAGE_SIZE + "' must be between 1 KiB and 1 GiB, "
                         + "got " + pageSize + " bytes");
@@ -167,9 +178,11 @@ public final class L3Layout implements StorageLayout, SupportsModelling {
 
         /** The settings {@code options} give, defaults for the rest; unknown keys are an error. */
         static Settings of(Map<String, String> options) {
-            LayoutOptions checked = LayoutOptions.of(NAME, options, Set.of(FILE_SIZE, ROW_GROUP_SIZE, PAGE_SIZE));
+            LayoutOptions checked = LayoutOptions.of(NAME, options,
+                    Set.of(FILE_SIZE, ROW_GROUP_SIZE, PAGE_SIZE, BLOB_THRESHOLD));
             return new Settings(checked.size(FILE_SIZE, DEFAULT_FILE_SIZE),
-                    checked.size(ROW_GROUP_SIZE, DEFAULT_ROW_GROUP_SIZE), checked.size(PAGE_SIZE, DEFAULT_PAGE_SIZE));
+                    checked.size(ROW_GROUP_SIZE, DEFAULT_ROW_GROUP_SIZE), checked.size(PAGE_SIZE, DEFAULT_PAGE_SIZE),
+                    checked.size(BLOB_THRESHOLD, DEFAULT_BLOB_THRESHOLD));
         }
 
         /** As options, every setting explicit. */
@@ -178,6 +191,9 @@ public final class L3Layout implements StorageLayout, SupportsModelling {
             options.put(FILE_SIZE, LayoutOptions.formatSize(fileSize));
             options.put(PAGE_SIZE, LayoutOptions.formatSize(pageSize));
             options.put(ROW_GROUP_SIZE, LayoutOptions.formatSize(rowGroupSize));
+            if (blobThreshold != DEFAULT_BLOB_THRESHOLD) {
+                options.put(BLOB_THRESHOLD, LayoutOptions.formatSize(blobThreshold));
+            }
             return options;
         }
     }

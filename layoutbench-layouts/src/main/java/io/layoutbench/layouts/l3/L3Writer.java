@@ -2,6 +2,7 @@ package io.layoutbench.layouts.l3;
 
 import io.layoutbench.api.backend.ObjectBackend;
 import io.layoutbench.api.dataset.Blob;
+import io.layoutbench.api.dataset.ColumnType;
 import io.layoutbench.api.dataset.MetadataSchema;
 import io.layoutbench.api.dataset.Sample;
 import io.layoutbench.layouts.common.GenerationalDatasetWriter;
@@ -35,6 +36,10 @@ final class L3Writer extends GenerationalDatasetWriter {
     private final ParquetTableSchema tableSchema;
     private final ParquetWriteOptions writeOptions;
     private final PayloadColumns payload;
+    private final long blobThreshold;
+    private final ParquetTableSchema outOfLineSchema;
+    private boolean outOfLine;
+    private BlobFile blobs;
     private final Map<String, String> properties = new LinkedHashMap<>();
     private Path partFile;
     private ParquetTableWriter part;
@@ -48,11 +53,14 @@ final class L3Writer extends GenerationalDatasetWriter {
         this.fileSize = fileSize;
         this.tableSchema = tableSchema(schema);
         this.payload = PayloadColumns.of(schema);
+        this.blobThreshold = settings.blobThreshold();
+        this.outOfLineSchema = tableSchema(schema, true);
         this.writeOptions = ParquetWriteOptions.defaults().withRowGroupSize(rowGroupSize)
                 .withPageSize((int) pageSize);
         properties.put(L3Layout.FILE_SIZE, Long.toString(fileSize));
         properties.put(L3Layout.ROW_GROUP_SIZE, Long.toString(rowGroupSize));
         properties.put(L3Layout.PAGE_SIZE, Long.toString(pageSize));
+        properties.put(L3Layout.BLOB_THRESHOLD, Long.toString(settings.blobThreshold()));
     }
 
     /**
@@ -62,9 +70,32 @@ final class L3Writer extends GenerationalDatasetWriter {
      * one after another in field order.
      */
     static ParquetTableSchema tableSchema(MetadataSchema schema) {
+        return tableSchema(schema, false);
+    }
+
+    /**
+     * The table of a part with fields stored out of line ({@code outOfLine}): each field's {@link
+     * PayloadColumns#blobOffset} column follows its checksum and size, before the blob column.
+     */
+    static ParquetTableSchema tableSchema(MetadataSchema schema, boolean outOfLine) {
         PayloadColumns payload = PayloadColumns.of(schema);
-        return payload.addChecksumsAndSizes(ParquetTableSchema.builder(schema))
-                .blobColumn(payload.single() ? L3Layout.IMAGE_BYTES : L3Layout.PAYLOAD_BYTES).build();
+        ParquetTableSchema.Builder table = payload.addChecksumsAndSizes(ParquetTableSchema.builder(schema));
+        if (outOfLine) {
+            for (int f = 0; f < payload.count(); f++) {
+                table.extraColumn(payload.blobOffset(f), ColumnType.BIGINT);
+            }
+        }
+        return table.blobColumn(payload.single() ? L3Layout.IMAGE_BYTES : L3Layout.PAYLOAD_BYTES).build();
+    }
+
+    /** The blob file of part {@code index}, relative to the ingest's generation. */
+    static String blobsObject(int index) {
+        return String.format(java.util.Locale.ROOT, "part-%05d.blobs", index);
+    }
+
+    /** Manifest property naming the key of part {@code index}'s blob file. */
+    static String blobsProperty(int index) {
+        return "part." + index + ".blobs.key";
     }
 
     /**
@@ -88,34 +119,69 @@ final class L3Writer extends GenerationalDatasetWriter {
 
     @Override
     protected void addSample(Sample sample, String key, int[] checksums) {
-        if (part != null && startsNewPart(part.rowCount(), part.dataSize(), sample.size(), fileSize)) {
+        boolean large = false;
+        long inline = 0;
+        for (Blob field : sample.fields().values()) {
+            if (field.size() >= blobThreshold) {
+                large = true;
+            } else {
+                inline += field.size();
+            }
+        }
+        if (large && !outOfLine) {
+            // From the first large field on, parts carry the out-of-line columns (earlier parts stay as written).
+            if (part != null) {
+                uploadPart();
+            }
+            outOfLine = true;
+        }
+        if (part != null && startsNewPart(part.rowCount(), part.dataSize(), inline, fileSize)) {
             uploadPart();
         }
         if (part == null) {
             partFile = TempFiles.create("layoutbench-l3-part-", ".parquet");
-            part = ParquetTableWriter.create(tableSchema, partFile, writeOptions);
+            part = ParquetTableWriter.create(outOfLine ? outOfLineSchema : tableSchema, partFile,
+                    writeOptions);
         }
-        part.write(sample.metadata(), payload.checksumsAndSizes(sample, checksums), blob(sample));
+        List<Object> extras = payload.checksumsAndSizes(sample, checksums);
+        if (outOfLine) {
+            for (int f = 0; f < payload.count(); f++) {
+                Blob field = sample.fields().get(payload.field(f));
+                extras.add(field != null && field.size() >= blobThreshold ? blobs().append(field) : null);
+            }
+        }
+        part.write(sample.metadata(), extras, blob(sample));
     }
 
-    /** The row's blob: the sample's fields one after another, in the schema's field order. */
+    /** The row's blob: the sample's fields below the blob threshold one after another, in field order. */
     private ByteBuffer blob(Sample sample) {
-        if (sample.fields().size() == 1) {
+        if (sample.fields().size() == 1 && sample.size() < blobThreshold) {
             return sample.fields().values().iterator().next().readAll();
         }
-        long size = sample.size();
+        long size = 0;
+        for (Blob field : sample.fields().values()) {
+            size += field.size() < blobThreshold ? field.size() : 0;
+        }
         if (size > Blob.MAX_BUFFER_BYTES) {
-            throw new IllegalArgumentException("Sample has " + size + " payload bytes; an l3 row holds at most "
-                    + Blob.MAX_BUFFER_BYTES);
+            throw new IllegalArgumentException("Sample has " + size + " payload bytes below the blob threshold; an "
+                    + "l3 row holds at most " + Blob.MAX_BUFFER_BYTES);
         }
         ByteBuffer blob = ByteBuffer.allocate((int) size);
         for (int f = 0; f < payload.count(); f++) {
             Blob field = sample.fields().get(payload.field(f));
-            if (field != null) {
+            if (field != null && field.size() < blobThreshold) {
                 blob.put(field.readAll());
             }
         }
         return blob.flip();
+    }
+
+    /** The current part's blob file, created on first use. */
+    private BlobFile blobs() {
+        if (blobs == null) {
+            blobs = new BlobFile(TempFiles.create("layoutbench-l3-blobs-", ".blobs"));
+        }
+        return blobs;
     }
 
     private void uploadPart() {
@@ -123,11 +189,20 @@ final class L3Writer extends GenerationalDatasetWriter {
             part.close();
             String key = putParquet(partObject(partCount), partFile, part);
             properties.put(partProperty(partCount), key);
+            if (blobs != null) {
+                blobs.close();
+                properties.put(blobsProperty(partCount), putObject(blobsObject(partCount), blobs.file,
+                        blobs.crc32c()));
+            }
             partCount++;
         } finally {
             TempFiles.delete(partFile);
             part = null;
             partFile = null;
+            if (blobs != null) {
+                TempFiles.delete(blobs.file);
+                blobs = null;
+            }
         }
     }
 
@@ -146,12 +221,69 @@ final class L3Writer extends GenerationalDatasetWriter {
             if (part != null) {
                 part.close();
             }
+            if (blobs != null) {
+                blobs.close();
+            }
         } finally {
             if (partFile != null) {
                 TempFiles.delete(partFile);
             }
+            if (blobs != null) {
+                TempFiles.delete(blobs.file);
+            }
             part = null;
             partFile = null;
+            blobs = null;
+        }
+    }
+
+    /** A part's blob file being written: large fields one after another, streamed, checksummed as written. */
+    private static final class BlobFile implements java.io.Closeable {
+        final Path file;
+        private final java.io.OutputStream out;
+        private final java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+        private long size;
+
+        BlobFile(Path file) {
+            this.file = file;
+            try {
+                this.out = new java.io.BufferedOutputStream(java.nio.file.Files.newOutputStream(file), 1 << 16);
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException("Cannot create blob file " + file, e);
+            }
+        }
+
+        /** Appends {@code field} and returns where it starts. */
+        long append(Blob field) {
+            long offset = size;
+            try (java.io.InputStream in = field.openStream()) {
+                byte[] buffer = new byte[1 << 16];
+                for (int n = in.read(buffer); n >= 0; n = in.read(buffer)) {
+                    out.write(buffer, 0, n);
+                    crc.update(buffer, 0, n);
+                    size += n;
+                }
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException("Cannot append " + field + " to blob file " + file, e);
+            }
+            if (size - offset != field.size()) {
+                throw new IllegalStateException(field + " gave " + (size - offset) + " bytes, not its "
+                        + field.size());
+            }
+            return offset;
+        }
+
+        int crc32c() {
+            return (int) crc.getValue();
+        }
+
+        @Override
+        public void close() {
+            try {
+                out.close();
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException("Cannot write blob file " + file, e);
+            }
         }
     }
 }

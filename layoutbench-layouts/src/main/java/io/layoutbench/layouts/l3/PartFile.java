@@ -60,13 +60,20 @@ final class PartFile implements L3Planner.Part {
      * holds its fields one after another in field order.
      */
     record RowGroupMetadata(ColumnarTable table, long[] sizes, long[][] fieldSizes, int[][] fieldCrcs,
-            List<PlannedRequest> loadRequests) {
+            long[][] blobOffsets, List<PlannedRequest> loadRequests) {
+
+        /** Where field {@code field} of row {@code row} starts in the part's blob file, or -1 if in the row. */
+        long blobOffset(int field, int row) {
+            return blobOffsets == null ? -1 : blobOffsets[field][row];
+        }
     }
 
     private final int index;
     private final String key;
     private final String where;
     private final ParquetTableSchema schema;
+    /** The key of the part's blob file, if it has one. */
+    private final String blobsKey;
     /** The footer and page-index cache; never read through (each read uses {@link #reader}'s backend). */
     private final ParquetObject parsed;
     private final List<PlannedRequest> footerRequests;
@@ -75,12 +82,14 @@ final class PartFile implements L3Planner.Part {
     private final Object pageIndexLock = new Object();
     private volatile List<PlannedRequest> pageIndexRequests;
 
-    private PartFile(int index, String key, String where, ParquetTableSchema schema, ParquetObject parsed,
+    private PartFile(int index, String key, String where, ParquetTableSchema schema, String blobsKey,
+            ParquetObject parsed,
             List<PlannedRequest> footerRequests, List<PlannedRequest> pageIndexRequests) {
         this.index = index;
         this.key = key;
         this.where = where;
         this.schema = schema;
+        this.blobsKey = blobsKey;
         this.parsed = parsed;
         this.footerRequests = List.copyOf(footerRequests);
         this.pageIndexRequests = pageIndexRequests;
@@ -102,7 +111,7 @@ final class PartFile implements L3Planner.Part {
      *                                 is not an L3 table
      */
     static PartFile load(ObjectBackend backend, ObjectBackend home, int index, ManifestObject object,
-            ParquetTableSchema schema, String dataset) {
+            ParquetTableSchema schema, String blobsKey, String dataset) {
         String key = object.key();
         String where = "part file " + key + " of the " + dataset;
         ParquetChecksums checksums = object.parquet().orElseThrow(() -> new CorruptDataException("The manifest "
@@ -112,6 +121,15 @@ final class PartFile implements L3Planner.Part {
         ParquetObject opened;
         try {
             opened = ParquetObject.open(file, checksums);
+            // A part written once a field was stored out of line has the offset columns (and a blob file).
+            PayloadColumns payload = PayloadColumns.of(schema.metadata());
+            if (opened.footer().findColumn(payload.blobOffset(0)).isPresent()) {
+                if (blobsKey == null) {
+                    throw new CorruptDataException("The manifest names no blob file for " + where + ", whose rows "
+                            + "point into one");
+                }
+                schema = L3Writer.tableSchema(schema.metadata(), true);
+            }
             checkSchema(opened.footer(), schema, where);
         } catch (ObjectNotFoundException e) {
             throw new ObjectNotFoundException("Cannot read " + where + ": object " + key + " does not exist ("
@@ -134,7 +152,12 @@ final class PartFile implements L3Planner.Part {
         // Keep the parsed footer but not the fetched tail: a copy bound to the dataset's backend holds no buffers
         // (and no reference to this query's metered view).
         ParquetObject parsed = opened.withBackend(home, FetchOptions.defaults());
-        return new PartFile(index, key, where, schema, parsed, recorder.recorded(), pageIndexRequests);
+        return new PartFile(index, key, where, schema, blobsKey, parsed, recorder.recorded(), pageIndexRequests);
+    }
+
+    /** The key of the part's blob file (fields stored out of line), or null. */
+    String blobsKey() {
+        return blobsKey;
     }
 
     /** Position of this part among the dataset's parts. */
@@ -214,10 +237,15 @@ final class PartFile implements L3Planner.Part {
         RecordingBackend recorder = new RecordingBackend(backend);
         PayloadColumns payload = PayloadColumns.of(schema.metadata());
         List<String> names = new ArrayList<>(schema.metadataNames());
+        boolean outOfLine = blobsKey != null && schema.extraColumns().stream()
+                .anyMatch(c -> c.name().equals(payload.blobOffset(0)));
         for (int f = 0; f < payload.count(); f++) {
             names.add(payload.checksum(f));
             if (payload.sizeIsExtra(f)) {
                 names.add(payload.size(f));
+            }
+            if (outOfLine) {
+                names.add(payload.blobOffset(f));
             }
         }
         CompletableFuture<MetadataColumns> read;
@@ -242,6 +270,13 @@ final class PartFile implements L3Planner.Part {
                     fieldCrcs[f][row] = MetadataParquet.crc(crcs[row]);
                 }
             }
+            long[][] blobOffsets = null;
+            if (outOfLine) {
+                blobOffsets = new long[payload.count()][];
+                for (int f = 0; f < payload.count(); f++) {
+                    blobOffsets[f] = orMinusOne(columns, payload.blobOffset(f), group);
+                }
+            }
             long[] sizes = fieldSizes[0];
             if (!payload.single()) {
                 sizes = new long[table.rowCount()];
@@ -251,7 +286,7 @@ final class PartFile implements L3Planner.Part {
                     }
                 }
             }
-            return new RowGroupMetadata(table, sizes, fieldSizes, fieldCrcs, recorder.recorded());
+            return new RowGroupMetadata(table, sizes, fieldSizes, fieldCrcs, blobOffsets, recorder.recorded());
         });
     }
 

@@ -42,8 +42,8 @@ public final class LazyBlob implements Blob {
             return ByteBuffer.allocate(0).asReadOnlyBuffer();
         }
         ByteBuffer bytes = backend.readRange(location.key(), ByteRange.of(location.offset() + offset, length));
-        if (offset == 0 && length == location.size()) {
-            SampleChecksum.verify(bytes, location.crc32c(), sample + "' field '" + location.field(),
+        if (offset == 0 && length == location.size() && location.checksummed()) {
+            SampleChecksum.verify(bytes, (int) location.crc32c(), sample + "' field '" + location.field(),
                     location.key() + " at offset " + location.offset());
         }
         return bytes.asReadOnlyBuffer();
