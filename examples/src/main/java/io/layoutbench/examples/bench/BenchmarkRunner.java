@@ -7,6 +7,7 @@ import io.layoutbench.api.cost.CostBreakdown;
 import io.layoutbench.api.cost.CostModel;
 import io.layoutbench.api.cost.Prediction;
 import io.layoutbench.api.cost.Prices;
+import io.layoutbench.api.dataset.Blob;
 import io.layoutbench.api.dataset.Sample;
 import io.layoutbench.api.layout.Dataset;
 import io.layoutbench.api.layout.QueryOptions;
@@ -21,7 +22,7 @@ import io.layoutbench.api.metrics.RequestMetrics;
 import io.layoutbench.api.network.NetworkProfile;
 import io.layoutbench.api.predicate.Query;
 import io.layoutbench.backend.simulated.SimulatedNetworkBackend;
-import io.layoutbench.evaluation.paper.PaperQuery;
+import io.layoutbench.evaluation.BenchmarkQuery;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -29,7 +30,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Runs the LayoutBench workload on datasets already ingested: for every repetition, layout, mode and query, a cold
+ * Runs a benchmark workload (the paper's Q1-Q11 on the synthetic ImageNet, or the speech queries on the synthetic
+ * speech corpus) on datasets already ingested: for every repetition, layout, mode and query, a cold
  * run on a fresh client (a new {@link Dataset} on a new simulated network: empty metadata caches, no open
  * connections) and then a warm run of the same query on the same client. Each run is measured (time, bytes,
  * requests, cost, peak heap) and predicted by the {@link CostModel} from the query's plan.
@@ -53,7 +55,7 @@ public final class BenchmarkRunner {
      * @param backendLabel   how reports name the backend
      * @param layouts        layouts, in report order
      * @param modes          retrieval modes
-     * @param queries        the queries
+     * @param queries        the queries (the paper's, or the speech queries)
      * @param profile        the network every client sits on
      * @param prices         storage prices
      * @param reps           repetitions, at least 1
@@ -64,13 +66,13 @@ public final class BenchmarkRunner {
      * @param maxReadAmplification optimized retrieval's read budget ({@link QueryOptions#maxReadAmplification()})
      */
     public record Config(String scale, String backendLabel, List<StorageLayout> layouts, List<RetrievalMode> modes,
-            List<PaperQuery> queries, NetworkProfile profile, Prices prices, int reps, int maxConcurrency,
-            ResultOrder order, QueryOptions.Objective objective, double maxReadAmplification) {
+            List<? extends BenchmarkQuery> queries, NetworkProfile profile, Prices prices, int reps,
+            int maxConcurrency, ResultOrder order, QueryOptions.Objective objective, double maxReadAmplification) {
 
         /** A configuration that minimises time. */
         public Config(String scale, String backendLabel, List<StorageLayout> layouts, List<RetrievalMode> modes,
-                List<PaperQuery> queries, NetworkProfile profile, Prices prices, int reps, int maxConcurrency,
-                ResultOrder order) {
+                List<? extends BenchmarkQuery> queries, NetworkProfile profile, Prices prices, int reps,
+                int maxConcurrency, ResultOrder order) {
             this(scale, backendLabel, layouts, modes, queries, profile, prices, reps, maxConcurrency, order,
                     QueryOptions.Objective.TIME, QueryOptions.DEFAULT_MAX_READ_AMPLIFICATION);
         }
@@ -132,7 +134,7 @@ public final class BenchmarkRunner {
                 for (StorageLayout layout : config.layouts()) {
                     String prefix = prefixes.get(layout.name());
                     for (RetrievalMode mode : config.modes()) {
-                        for (PaperQuery query : config.queries()) {
+                        for (BenchmarkQuery query : config.queries()) {
                             bar.message(layout.name() + " " + mode.label() + " " + query.id() + " rep " + rep);
                             rows.addAll(runPair(backend, layout, prefix, mode, query, rep));
                             bar.step(2);
@@ -162,8 +164,8 @@ public final class BenchmarkRunner {
 
     /** The cold run of {@code query} on a fresh client, then the warm run on the same client. */
     List<RunRow> runPair(ObjectBackend backend, StorageLayout layout, String prefix, RetrievalMode mode,
-            PaperQuery paperQuery, int rep) {
-        Query query = paperQuery.parse();
+            BenchmarkQuery benchmarkQuery, int rep) {
+        Query query = benchmarkQuery.parse();
         QueryOptions options = QueryOptions.defaults()
                 .withMode(mode)
                 .withNetwork(config.profile())
@@ -173,16 +175,16 @@ public final class BenchmarkRunner {
                 .withMaxReadAmplification(config.maxReadAmplification());
         // Each run draws its own latencies: with one seed for all, every query's first requests would get the same
         // draws, and a layout's total over the workload would carry one sample's luck eleven times.
-        long seed = java.util.Objects.hash(layout.name(), mode, paperQuery.id(), rep);
+        long seed = java.util.Objects.hash(layout.name(), mode, benchmarkQuery.id(), rep);
         try (ObjectBackend client = client(backend, seed); Dataset dataset = layout.open(client, prefix)) {
             Measured cold = measure(dataset, query, options);
             // Planned after the cold run so that planning (which loads metadata) does not warm the cold client.
             RetrievalPlan plan = dataset.plan(query, options);
             Measured warm = measure(dataset, query, options);
             return List.of(
-                    row(layout, mode, paperQuery, RunRow.COLD, rep, cold,
+                    row(layout, mode, benchmarkQuery, RunRow.COLD, rep, cold,
                             costModel.predict(plan, true, options)),
-                    row(layout, mode, paperQuery, RunRow.WARM, rep, warm,
+                    row(layout, mode, benchmarkQuery, RunRow.WARM, rep, warm,
                             costModel.predict(plan, false, options)));
         }
     }
@@ -209,8 +211,7 @@ public final class BenchmarkRunner {
             long consumed = 0;
             try (SampleStream samples = dataset.query(query, options)) {
                 while (samples.hasNext()) {
-                    Sample sample = samples.next();
-                    consumed += sample.data().remaining();
+                    consumed += consume(samples.next());
                 }
                 stats = samples.stats();
             }
@@ -223,7 +224,16 @@ public final class BenchmarkRunner {
         }
     }
 
-    private RunRow row(StorageLayout layout, RetrievalMode mode, PaperQuery query, String run, int rep,
+    /** Reads every payload field of {@code sample} whole, as a loader would; returns the bytes read. */
+    private static long consume(Sample sample) {
+        long bytes = 0;
+        for (Blob field : sample.fields().values()) {
+            bytes += field.readAll().remaining();
+        }
+        return bytes;
+    }
+
+    private RunRow row(StorageLayout layout, RetrievalMode mode, BenchmarkQuery query, String run, int rep,
             Measured measured, Prediction predicted) {
         MetricsSnapshot transfer = measured.stats().transfer();
         long bytes = transfer.bytesReceived() + transfer.bytesSent();

@@ -11,6 +11,8 @@ import io.layoutbench.datasets.ingest.ManifestSource;
 import io.layoutbench.datasets.ingest.MediaFolderSource;
 import io.layoutbench.datasets.synthetic.ImageNetScale;
 import io.layoutbench.datasets.synthetic.SyntheticImageNet;
+import io.layoutbench.datasets.synthetic.speech.SpeechScale;
+import io.layoutbench.datasets.synthetic.speech.SyntheticSpeech;
 
 import java.nio.file.Path;
 import java.util.List;
@@ -18,11 +20,12 @@ import java.util.Locale;
 import java.util.function.Supplier;
 
 /**
- * A dataset to ingest: the synthetic ImageNet at a scale and seed, or a user's image folder or CSV manifest, with
- * the id under which its layouts are stored ({@code imagenet-mini-seed42}).
+ * A dataset to ingest: the synthetic ImageNet or speech corpus at a scale and seed, or a user's image folder or CSV
+ * manifest, with the id under which its layouts are stored ({@code imagenet-mini-seed42}, {@code speech-mini-seed42}).
  *
  * <pre>{@code
  * DatasetSource mini = DatasetSource.synthetic(ImageNetScale.MINI, 42, false);
+ * DatasetSource speech = DatasetSource.syntheticSpeech(SpeechScale.TINY, 42, false);
  * DatasetSource mine = DatasetSource.imageFolder(Path.of("/data/pets"), "pets");
  * }</pre>
  *
@@ -64,6 +67,15 @@ public record DatasetSource(String id, String name, String description, Supplier
     /** The id of the synthetic dataset: {@code imagenet-mini-seed42}, {@code -shuffled} appended if shuffled. */
     public static String syntheticId(ImageNetScale scale, long seed, boolean shuffle) {
         return "imagenet-" + scale.scaleName() + "-seed" + seed + (shuffle ? "-shuffled" : "");
+    }
+
+    /** The synthetic speech corpus at {@code scale}, as the speech benchmark generates it. */
+    public static DatasetSource syntheticSpeech(SpeechScale scale, long seed, boolean shuffle) {
+        String id = "speech-" + scale.scaleName() + "-seed" + seed + (shuffle ? "-shuffled" : "");
+        String description = "synthetic speech " + scale.scaleName() + ", seed " + seed
+                + (shuffle ? ", shuffled" : "");
+        return new DatasetSource(id, id, description, () -> SyntheticSpeech.of(scale, seed, shuffle),
+                scale.utteranceCount(), () -> SourceFingerprint.synthetic(description, scale.utteranceCount()));
     }
 
     /** The image folder {@code root/<label>/<file>}; {@code name} (or the folder's name) is its id. */

@@ -1,6 +1,7 @@
 package io.layoutbench.examples.bench;
 
 import io.layoutbench.datasets.synthetic.ImageNetScale;
+import io.layoutbench.datasets.synthetic.speech.SpeechScale;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -10,10 +11,12 @@ import java.util.TreeMap;
  * The layout options the benchmark writes with, as the paper chose them: a per-file limit of 64 MB at mini (and
  * tiny) and 512 MB at medium and full, for L2's tar shards and L3's Parquet files; 128 MB Parquet row groups;
  * 4 KB L3 pages (one image per page).
- * Layouts not named here get no options.
+ * Layouts not named here get no options. The speech corpus is written with the same settings: 64 MB files up to
+ * small (2.4 GB), 512 MB at medium (11.6 GB).
  *
  * <pre>{@code
  * Map<String, String> l2 = LayoutSettings.paperDefaults("l2", ImageNetScale.MINI);   // {shard-size=64MB}
+ * Map<String, String> l3 = LayoutSettings.paperDefaults("l3", SpeechScale.MEDIUM);   // {file-size=512MB, ...}
  * }</pre>
  */
 public final class LayoutSettings {
@@ -32,8 +35,16 @@ public final class LayoutSettings {
 
     /** The options the paper used for {@code layout} at {@code scale}, sorted by key. */
     public static Map<String, String> paperDefaults(String layout, ImageNetScale scale) {
-        String fileLimit = scale == ImageNetScale.MEDIUM || scale == ImageNetScale.FULL
-                ? LARGE_FILE_LIMIT : SMALL_FILE_LIMIT;
+        return defaults(layout, scale == ImageNetScale.MEDIUM || scale == ImageNetScale.FULL
+                ? LARGE_FILE_LIMIT : SMALL_FILE_LIMIT);
+    }
+
+    /** The paper's settings for {@code layout} over the speech corpus at {@code scale}, sorted by key. */
+    public static Map<String, String> paperDefaults(String layout, SpeechScale scale) {
+        return defaults(layout, scale == SpeechScale.MEDIUM ? LARGE_FILE_LIMIT : SMALL_FILE_LIMIT);
+    }
+
+    private static Map<String, String> defaults(String layout, String fileLimit) {
         Map<String, String> options = new TreeMap<>();
         switch (layout) {
             case "l2" -> options.put("shard-size", fileLimit);

@@ -147,7 +147,7 @@ final class AdviseCommand implements Callable<Integer> {
         }
         List<String> layouts = layouts();
         // Q2's LIMIT follows the scale; a user's dataset gets mini's, as it gets mini's file sizes.
-        ImageNetScale scale = datasetName == null ? dataset.scale : ImageNetScale.MINI;
+        ImageNetScale scale = datasetName == null ? dataset.scale() : ImageNetScale.MINI;
         Map<String, String> paper = paperQueries(scale.scaleName());
         Workload queries;
         try {
@@ -190,9 +190,9 @@ final class AdviseCommand implements Callable<Integer> {
 
     /** The synthetic dataset's metadata, computed from the generator without generating a sample's bytes. */
     private DatasetMetadata synthetic() {
-        String id = "imagenet-" + dataset.scale.scaleName() + "-seed" + dataset.seed
+        String id = "imagenet-" + dataset.scale().scaleName() + "-seed" + dataset.seed
                 + (dataset.shuffle ? "-shuffled" : "");
-        return SyntheticImageNet.of(dataset.scale, dataset.seed, dataset.shuffle).datasetMetadata(id);
+        return SyntheticImageNet.of(dataset.scale(), dataset.seed, dataset.shuffle).datasetMetadata(id);
     }
 
     /** The metadata of a user's dataset, from the first layout it was ingested into: no sample is read. */

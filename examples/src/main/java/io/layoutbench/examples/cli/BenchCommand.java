@@ -7,8 +7,7 @@ import io.layoutbench.api.layout.ResultOrder;
 import io.layoutbench.api.layout.RetrievalMode;
 import io.layoutbench.api.layout.StorageLayout;
 import io.layoutbench.api.network.NetworkProfile;
-import io.layoutbench.evaluation.paper.PaperQueries;
-import io.layoutbench.evaluation.paper.PaperQuery;
+import io.layoutbench.evaluation.BenchmarkQuery;
 import io.layoutbench.examples.bench.BenchmarkRunner;
 import io.layoutbench.examples.bench.DatasetSource;
 import io.layoutbench.examples.bench.DatasetStore;
@@ -41,9 +40,9 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code layoutbench bench}: ingest the synthetic ImageNet into each layout (or reuse it), run the paper's queries
- * cold and warm in each mode on a simulated network, and report T, D, requests and cost, measured and predicted,
- * as tables, JSON, CSV and charts.
+ * {@code layoutbench bench}: ingest the synthetic ImageNet (or, with {@code --dataset speech}, the synthetic speech
+ * corpus) into each layout (or reuse it), run its queries cold and warm in each mode on a simulated network, and
+ * report T, D, requests and cost, measured and predicted, as tables, JSON, CSV and charts.
  */
 @Command(name = "bench",
         mixinStandardHelpOptions = true,
@@ -52,12 +51,16 @@ import picocli.CommandLine.Spec;
                     + "run (a fresh client: new dataset handle, empty caches, no open connections) and a warm run "
                     + "(the same query again on that client). Reads go through a simulated network of the chosen "
                     + "profile; ingest does not (it is timed on this machine).",
+            "With --dataset speech, the workload is a LibriSpeech-like corpus (16 kHz WAV clips with their "
+                    + "transcripts, two payload fields per sample) and its queries S1-S10: by speaker, sex, duration "
+                    + "and words of the transcript; reports name its scales speech-tiny, speech-mini ...",
             "Datasets are ingested once and reused by later runs with the same scale, seed and layout options.",
             ""},
         footer = {"",
             "Examples:",
             "  layoutbench bench --scale tiny --profile none",
             "  layoutbench bench --layouts l1,l2 --mode paper --queries Q1,Q3,Q8 --reps 5",
+            "  layoutbench bench --dataset speech --scale tiny --no-charts",
             "  layoutbench bench --backend s3-embedded --scale tiny"})
 final class BenchCommand implements Callable<Integer> {
 
@@ -66,6 +69,12 @@ final class BenchCommand implements Callable<Integer> {
 
     @Mixin
     DatasetOptions dataset = new DatasetOptions();
+
+    @Option(names = "--dataset", paramLabel = "DATASET", defaultValue = "imagenet",
+            converter = Workload.KindConverter.class,
+            description = "Synthetic dataset and its queries: imagenet (the paper's Q1-Q11) or speech "
+                    + "(LibriSpeech-like clips and transcripts, S1-S10). Default: ${DEFAULT-VALUE}.")
+    Workload.Kind datasetKind;
 
     @Mixin
     StoreOptions store = new StoreOptions();
@@ -87,7 +96,8 @@ final class BenchCommand implements Callable<Integer> {
     NetworkProfile profile;
 
     @Option(names = "--queries", paramLabel = "Q", split = ",",
-            description = "Queries to run, comma-separated (Q1 .. Q11). Default: all eleven.")
+            description = "Queries to run, comma-separated (Q1 .. Q11; S1 .. S10 with --dataset speech). "
+                    + "Default: all of the dataset's.")
     List<String> queryIds = new ArrayList<>();
 
     @Option(names = "--reps", paramLabel = "N", defaultValue = "1",
@@ -162,6 +172,7 @@ final class BenchCommand implements Callable<Integer> {
         Instant startedAt = Instant.now();
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
+        Workload workload = Workload.of(datasetKind, dataset);
         if (reps < 1) {
             throw new ParameterException(spec.commandLine(), "--reps must be at least 1, got " + reps);
         }
@@ -184,20 +195,20 @@ final class BenchCommand implements Callable<Integer> {
         if (layouts.isEmpty()) {
             throw new ParameterException(spec.commandLine(), "No storage layouts found on the class path");
         }
-        List<PaperQuery> queries = queries();
+        List<BenchmarkQuery> queries = queries(workload);
         Map<String, Map<String, String>> overrides = Layouts.overrides(spec.commandLine(), layoutOptions);
         Prices prices = Prices.s3Standard().withTransferPerGb(transferPrice);
         CostModel costModel = new CostModel(prices, profile);
-        DatasetSource source = dataset.source();
+        DatasetSource source = workload.source();
         Progress.Factory progress = ConsoleProgress.factory();
 
         try (Store opened = store.open(spec.commandLine())) {
-            checkMemory(opened, layouts.size());
+            checkMemory(opened, workload, layouts.size());
             DatasetStore datasets = new DatasetStore(opened.backend(), opened.label());
             List<IngestRow> ingest = new ArrayList<>();
             Map<String, String> prefixes = new LinkedHashMap<>();
             for (StorageLayout layout : layouts) {
-                Map<String, String> options = Layouts.options(layout, dataset.scale, overrides);
+                Map<String, String> options = workload.layoutOptions(layout, overrides);
                 IngestRow row = datasets.ensure(source, layout, options, reingest, costModel, progress, why -> {
                     err.println(layout.name() + ": " + why);
                     err.flush();
@@ -210,20 +221,20 @@ final class BenchCommand implements Callable<Integer> {
                 prefixes.put(layout.name(), row.prefix());
             }
             long queriesStarted = System.nanoTime();
-            BenchmarkRunner runner = new BenchmarkRunner(new BenchmarkRunner.Config(dataset.scale.scaleName(),
+            BenchmarkRunner runner = new BenchmarkRunner(new BenchmarkRunner.Config(workload.scaleLabel(),
                     opened.label(), layouts, modeChoice.modes(), queries, profile, prices, reps, concurrency, order,
                     objective, maxReadAmplification));
             List<RunRow> rows = runner.run(opened.backend(), prefixes, progress);
             double querySeconds = (System.nanoTime() - queriesStarted) / 1e9;
 
-            Map<String, Object> settings = settings(startedAt, opened, layouts, queries, prices);
+            Map<String, Object> settings = settings(workload, startedAt, opened, layouts, queries, prices);
             settings.put("query_seconds", querySeconds);
             settings.put("total_seconds", (System.nanoTime() - started) / 1e9);
             settings.put("peak_rss_bytes", MemorySampler.processPeakResidentBytes());
             BenchReport report = new BenchReport(settings, rows, ingest);
             out.print(TerminalReport.render(report));
 
-            Path results = resultsDirectory(startedAt);
+            Path results = resultsDirectory(workload, startedAt);
             Path jsonFile = json != null ? json : results.resolve("results.json");
             Path csvFile = csv != null ? csv : results.resolve("results.csv");
             FileReports.writeJson(report, jsonFile);
@@ -244,15 +255,14 @@ final class BenchCommand implements Callable<Integer> {
         return 0;
     }
 
-    private List<PaperQuery> queries() {
-        String scale = dataset.scale.scaleName();
+    private List<BenchmarkQuery> queries(Workload workload) {
         if (queryIds.isEmpty()) {
-            return PaperQueries.forScale(scale);
+            return List.copyOf(workload.queries());
         }
-        List<PaperQuery> selected = new ArrayList<>();
+        List<BenchmarkQuery> selected = new ArrayList<>();
         for (String id : queryIds) {
             try {
-                PaperQuery query = PaperQueries.get(id.strip(), scale);
+                BenchmarkQuery query = workload.query(id.strip());
                 if (!selected.contains(query)) {
                     selected.add(query);
                 }
@@ -264,34 +274,33 @@ final class BenchCommand implements Callable<Integer> {
     }
 
     /** The in-memory backend holds every layout on the heap: refuse a run that cannot fit. */
-    private void checkMemory(Store opened, int layoutCount) {
+    private void checkMemory(Store opened, Workload workload, int layoutCount) {
         if (opened.persistent()) {
             return;
         }
-        // About 110 KB a sample (the synthetic ImageNet's mean), per layout.
-        long needed = dataset.scale.sampleCount() * 110_000L * layoutCount;
+        long needed = workload.approximateBytes() * layoutCount;
         long heap = Runtime.getRuntime().maxMemory();
         if (needed > heap * 0.7) {
             throw new ParameterException(spec.commandLine(), String.format(Locale.ROOT,
                     "--backend mem keeps every layout on the heap: about %.1f GB for %d layouts at %s, more than "
                             + "fits in this %.1f GB heap; use --backend file, a smaller --scale, or a larger heap "
                             + "(LAYOUTBENCH_JAVA_OPTS=-Xmx...)",
-                    needed / 1e9, layoutCount, dataset.scale.scaleName(), heap / 1e9));
+                    needed / 1e9, layoutCount, workload.scaleLabel(), heap / 1e9));
         }
     }
 
-    private Path resultsDirectory(Instant startedAt) {
+    private Path resultsDirectory(Workload workload, Instant startedAt) {
         String stamp = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss", Locale.ROOT).withZone(ZoneOffset.UTC)
                 .format(startedAt);
-        return store.dataDir.resolve("results").resolve(stamp + "-" + dataset.scale.scaleName() + "-"
+        return store.dataDir.resolve("results").resolve(stamp + "-" + workload.scaleLabel() + "-"
                 + profile.name());
     }
 
-    private Map<String, Object> settings(Instant startedAt, Store opened, List<StorageLayout> layouts,
-            List<PaperQuery> queries, Prices prices) {
+    private Map<String, Object> settings(Workload workload, Instant startedAt, Store opened,
+            List<StorageLayout> layouts, List<BenchmarkQuery> queries, Prices prices) {
         Map<String, Object> settings = new LinkedHashMap<>();
         settings.put("started_at", startedAt.toString());
-        settings.put("scale", dataset.scale.scaleName());
+        settings.put("scale", workload.scaleLabel());
         settings.put("seed", dataset.seed);
         settings.put("shuffle", dataset.shuffle);
         settings.put("profile", profile.name());
@@ -299,7 +308,7 @@ final class BenchCommand implements Callable<Integer> {
         settings.put("backend_uri", opened.location());
         settings.put("layouts", layouts.stream().map(StorageLayout::name).toList());
         settings.put("modes", modeChoice.modes().stream().map(RetrievalMode::label).toList());
-        settings.put("queries", queries.stream().map(PaperQuery::id).toList());
+        settings.put("queries", queries.stream().map(BenchmarkQuery::id).toList());
         settings.put("reps", reps);
         settings.put("concurrency", concurrency);
         settings.put("order", order.name().toLowerCase(Locale.ROOT));

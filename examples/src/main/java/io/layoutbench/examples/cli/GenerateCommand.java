@@ -60,13 +60,13 @@ final class GenerateCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        SyntheticImageNet synthetic = SyntheticImageNet.of(dataset.scale, dataset.seed, dataset.shuffle);
+        SyntheticImageNet synthetic = SyntheticImageNet.of(dataset.scale(), dataset.seed, dataset.shuffle);
         Path root = out.toAbsolutePath().normalize();
         Files.createDirectories(root);
         long started = System.nanoTime();
         long bytes = 0;
         long files = 0;
-        try (Progress progress = ConsoleProgress.factory().start("Generate " + dataset.scale.scaleName(),
+        try (Progress progress = ConsoleProgress.factory().start("Generate " + dataset.scale().scaleName(),
                 synthetic.size(), "files");
                 Stream<Sample> samples = synthetic.samples();
                 BufferedWriter csv = manifest ? Files.newBufferedWriter(root.resolve(MANIFEST_FILE),

@@ -153,7 +153,7 @@ final class IngestCommand implements Callable<Integer> {
             DatasetStore datasets = new DatasetStore(opened.backend(), opened.label());
             List<IngestRow> rows = new ArrayList<>();
             for (StorageLayout layout : layouts) {
-                Map<String, String> options = Layouts.options(layout, userSource == null ? dataset.scale : null,
+                Map<String, String> options = Layouts.options(layout, userSource == null ? dataset.scale() : null,
                         overrides);
                 try {
                     rows.add(datasets.ensure(source, layout, options, force, costModel, ConsoleProgress.factory(),

@@ -187,7 +187,7 @@ final class QueryCommand implements Callable<Integer> {
         Map<String, Map<String, String>> overrides = Layouts.overrides(spec.commandLine(), layoutOptions);
         boolean synthetic = datasetName == null;
         String datasetId = synthetic ? dataset.source().id() : DatasetSource.sanitize(datasetName.strip());
-        Map<String, String> options = Layouts.options(layout, synthetic ? dataset.scale : null, overrides);
+        Map<String, String> options = Layouts.options(layout, synthetic ? dataset.scale() : null, overrides);
         return DatasetStore.prefix(datasetId, layout.name(), options);
     }
 
@@ -212,7 +212,7 @@ final class QueryCommand implements Callable<Integer> {
             return layout.open(client, prefix);
         } catch (ObjectNotFoundException e) {
             String ingest = synthetic
-                    ? "layoutbench ingest --scale " + dataset.scale.scaleName() + " --seed " + dataset.seed
+                    ? "layoutbench ingest --scale " + dataset.scale().scaleName() + " --seed " + dataset.seed
                             + (dataset.shuffle ? " --shuffle" : "") + " --layouts " + layout.name()
                     : "layoutbench ingest --from DIR --name " + datasetId + " --layouts " + layout.name();
             throw new ParameterException(spec.commandLine(), "No " + layout.name() + " dataset '" + datasetId

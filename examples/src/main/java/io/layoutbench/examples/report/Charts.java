@@ -24,7 +24,8 @@ import java.util.Set;
  * <ul>
  *   <li>{@code fig2a-time-<run>.png}, {@code fig2b-time-<run>.png}: retrieval time T per query, one bar per
  *       layout/mode (Figure 2; split like the paper into the small queries Q1-Q4, Q10, Q11 and the large ones
- *       Q5-Q9, whose times differ by orders of magnitude), error bars of one standard deviation over reps;</li>
+ *       Q5-Q9, whose times differ by orders of magnitude; the speech queries likewise, S3 and S6 being the large
+ *       ones), error bars of one standard deviation over reps;</li>
  *   <li>{@code fig3-bytes-<run>.png}: data transferred D per query, log scale (Figure 3);</li>
  *   <li>{@code table5-cost.png}: cost per layout/mode summed over the queries of the warm runs, stacked into
  *       transfer, requests and compute (Table 5).</li>
@@ -39,6 +40,8 @@ public final class Charts {
 
     /** The paper's Figure 2a queries (small results); the others are Figure 2b. */
     public static final Set<String> SMALL_QUERIES = Set.of("Q1", "Q2", "Q3", "Q4", "Q10", "Q11");
+    /** The speech queries with small results (at most a few percent of the clips); S3 and S6 are large. */
+    public static final Set<String> SPEECH_SMALL_QUERIES = Set.of("S1", "S2", "S4", "S5", "S7", "S8", "S9", "S10");
 
     private static final int WIDTH = 1200;
     private static final int HEIGHT = 650;
@@ -63,8 +66,8 @@ public final class Charts {
                 if (aggregates.isEmpty()) {
                     continue;
                 }
-                List<String> small = aggregates.queries().stream().filter(SMALL_QUERIES::contains).toList();
-                List<String> large = aggregates.queries().stream().filter(q -> !SMALL_QUERIES.contains(q)).toList();
+                List<String> small = aggregates.queries().stream().filter(Charts::smallResults).toList();
+                List<String> large = aggregates.queries().stream().filter(q -> !smallResults(q)).toList();
                 if (!small.isEmpty()) {
                     written.add(save(timeChart(aggregates, small, "small results", context),
                             directory.resolve("fig2a-time-" + run + ".png")));
@@ -83,6 +86,10 @@ public final class Charts {
             throw new UncheckedIOException("Cannot write charts into " + directory + ": " + e.getMessage(), e);
         }
         return written;
+    }
+
+    private static boolean smallResults(String query) {
+        return SMALL_QUERIES.contains(query) || SPEECH_SMALL_QUERIES.contains(query);
     }
 
     /** Figure 2: T per query, grouped bars per layout/mode. */

@@ -3,14 +3,19 @@ package io.layoutbench.datasets.synthetic;
 /**
  * The standard normal distribution's CDF and quantile function. StrictMath keeps results bit-identical on every
  * JVM, so the synthetic metadata does not depend on the machine that generates it.
+ *
+ * <pre>{@code
+ * double z = Normal.quantile(0.975);   // 1.95996...
+ * double p = Normal.cdf(z);            // 0.975
+ * }</pre>
  */
-final class Normal {
+public final class Normal {
 
     private Normal() {
     }
 
     /** P(Z <= x), absolute error below 1e-7 (Numerical Recipes' Chebyshev fit of erfc). */
-    static double cdf(double x) {
+    public static double cdf(double x) {
         if (x == Double.NEGATIVE_INFINITY) {
             return 0;
         }
@@ -30,7 +35,7 @@ final class Normal {
     }
 
     /** The x with P(Z <= x) = p, for 0 < p < 1; relative error below 1.2e-9 (Acklam's rational fit). */
-    static double quantile(double p) {
+    public static double quantile(double p) {
         if (!(p > 0 && p < 1)) {
             throw new IllegalArgumentException("Probability must be in (0, 1): " + p);
         }

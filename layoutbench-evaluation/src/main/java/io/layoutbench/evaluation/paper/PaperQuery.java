@@ -2,12 +2,11 @@ package io.layoutbench.evaluation.paper;
 
 import static java.util.Objects.requireNonNull;
 
-import io.layoutbench.api.dataset.MetadataSchema;
-import io.layoutbench.api.predicate.BoundQuery;
-import io.layoutbench.api.predicate.Query;
+import io.layoutbench.evaluation.BenchmarkQuery;
 
 /**
- * One of the LayoutBench paper's eleven benchmark queries; see {@link PaperQueries}.
+ * One of the LayoutBench paper's eleven benchmark queries; see {@link PaperQueries}. {@link #bind} accepts the label
+ * column as label or human_label.
  *
  * <pre>{@code
  * PaperQuery q4 = PaperQueries.get("Q4");
@@ -18,22 +17,12 @@ import io.layoutbench.api.predicate.Query;
  * @param description what the query exercises
  * @param sql         the predicate (and LIMIT) exactly as the paper prints it
  */
-public record PaperQuery(String id, String description, String sql) {
+public record PaperQuery(String id, String description, String sql) implements BenchmarkQuery {
 
     public PaperQuery {
         requireNonNull(id, "id is null");
         requireNonNull(description, "description is null");
         requireNonNull(sql, "sql is null");
-    }
-
-    /** The parsed query. */
-    public Query parse() {
-        return Query.parse(sql);
-    }
-
-    /** The query parsed and bound against {@code schema} (the label column may be called label or human_label). */
-    public BoundQuery bind(MetadataSchema schema) {
-        return Query.parse(sql, schema).bind(schema);
     }
 
     @Override
