@@ -7,7 +7,6 @@ import io.layoutbench.api.backend.AccessDeniedException;
 import io.layoutbench.api.backend.ObjectBackend;
 import io.layoutbench.api.backend.ObjectInfo;
 import io.layoutbench.api.backend.ObjectKeys;
-import io.layoutbench.api.backend.ObjectNotFoundException;
 import io.layoutbench.api.backend.StorageException;
 import io.layoutbench.api.backend.TransientStorageException;
 import io.layoutbench.api.dataset.Blob;
@@ -275,6 +274,16 @@ public abstract class GenerationalDatasetWriter implements DatasetWriter {
             throw new java.io.UncheckedIOException("Cannot read the size of " + file, e);
         }
         return put(relative, file, written.crc32c(), Optional.of(ParquetChecksums.of(file)));
+    }
+
+    /** Finishes {@code table}, stores it as the Parquet object {@code relative} of this ingest, deletes its file. */
+    protected final String putTable(String relative, LocalTable table) {
+        table.writer().close();
+        try {
+            return putParquet(relative, table.file(), table.writer());
+        } finally {
+            TempFiles.delete(table.file());
+        }
     }
 
     private String put(String relative, Path file, int crc32c, Optional<ParquetChecksums> parquet) {

@@ -5,15 +5,11 @@ import io.layoutbench.api.dataset.Blob;
 import io.layoutbench.api.dataset.MetadataSchema;
 import io.layoutbench.api.dataset.Sample;
 import io.layoutbench.layouts.common.GenerationalDatasetWriter;
+import io.layoutbench.layouts.common.LocalTable;
 import io.layoutbench.layouts.common.MetadataParquet;
 import io.layoutbench.layouts.common.PayloadColumns;
-import io.layoutbench.layouts.common.TempFiles;
 import io.layoutbench.parquet.ParquetTableSchema;
-import io.layoutbench.parquet.ParquetTableWriter;
-import io.layoutbench.parquet.ParquetWriteOptions;
 
-import java.nio.file.Path;
-import java.util.List;
 import java.util.Map;
 
 /** Writes L1: each sample as its own object, metadata rows into a local Parquet file uploaded at commit. */
@@ -23,15 +19,13 @@ final class L1Writer extends GenerationalDatasetWriter {
     static final String METADATA = "metadata.parquet";
 
     private final PayloadColumns payload;
-    private final Path metadataFile;
-    private final ParquetTableWriter metadata;
+    private final LocalTable metadata;
 
     L1Writer(ObjectBackend backend, String prefix, MetadataSchema schema) {
         super(L1Layout.NAME, L1Layout.FORMAT_VERSION, backend, prefix, schema);
         ParquetTableSchema tableSchema = tableSchema(schema);
         this.payload = PayloadColumns.of(schema);
-        this.metadataFile = TempFiles.create("layoutbench-l1-", ".parquet");
-        this.metadata = ParquetTableWriter.create(tableSchema, metadataFile, ParquetWriteOptions.defaults());
+        this.metadata = LocalTable.create("layoutbench-l1-", tableSchema);
     }
 
     /**
@@ -55,26 +49,17 @@ final class L1Writer extends GenerationalDatasetWriter {
                 putObject(sampleObject(payload, key, f), blob, checksums[f]);   // the field's checksum is the object's
             }
         }
-        metadata.write(sample.metadata(), payload.checksumsAndSizes(sample, checksums), null);
+        metadata.write(sample.metadata(), payload.checksumsAndSizes(sample, checksums));
     }
 
     @Override
     protected Map<String, String> finish() {
-        metadata.close();
-        try {
-            String key = putParquet(METADATA, metadataFile, metadata);
-            return Map.of("metadata.key", key, "samples.prefix", objectKey(SAMPLES));
-        } finally {
-            TempFiles.delete(metadataFile);
-        }
+        String key = putTable(METADATA, metadata);
+        return Map.of("metadata.key", key, "samples.prefix", objectKey(SAMPLES));
     }
 
     @Override
     protected void abandon() {
-        try {
-            metadata.close();
-        } finally {
-            TempFiles.delete(metadataFile);
-        }
+        metadata.discard();
     }
 }

@@ -5,13 +5,10 @@ import io.layoutbench.api.dataset.Blob;
 import io.layoutbench.api.dataset.MetadataSchema;
 import io.layoutbench.api.dataset.Sample;
 import io.layoutbench.layouts.common.GenerationalDatasetWriter;
+import io.layoutbench.layouts.common.LocalTable;
 import io.layoutbench.layouts.common.PayloadColumns;
-import io.layoutbench.layouts.common.TempFiles;
 import io.layoutbench.layouts.retrieval.FieldRead;
 import io.layoutbench.layouts.retrieval.LazyBlob;
-import io.layoutbench.parquet.ParquetTableWriter;
-import io.layoutbench.parquet.ParquetWriteOptions;
-import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
@@ -26,8 +23,7 @@ import java.util.Set;
 final class L2InPlaceWriter extends GenerationalDatasetWriter {
 
     private final PayloadColumns payload;
-    private final Path metadataFile;
-    private final ParquetTableWriter metadata;
+    private final LocalTable metadata;
     private final Set<String> shards = new HashSet<>();
     private final String prefix;
 
@@ -35,9 +31,7 @@ final class L2InPlaceWriter extends GenerationalDatasetWriter {
         super(L2Layout.NAME, L2Layout.FORMAT_VERSION, backend, prefix, schema);
         this.prefix = prefix;
         this.payload = PayloadColumns.of(schema);
-        this.metadataFile = TempFiles.create("layoutbench-l2-in-place-", ".parquet");
-        this.metadata = ParquetTableWriter.create(L2Writer.tableSchema(schema), metadataFile,
-                ParquetWriteOptions.defaults());
+        this.metadata = LocalTable.create("layoutbench-l2-in-place-", L2Writer.tableSchema(schema));
     }
 
     @Override
@@ -72,27 +66,18 @@ final class L2InPlaceWriter extends GenerationalDatasetWriter {
                     + "/', where a commit deletes what the manifest does not list: index it into another prefix");
         }
         shards.add(shard);
-        metadata.write(sample.metadata(), L2Writer.locations(payload, sample, null, shard, offsets), null);
+        metadata.write(sample.metadata(), L2Writer.locations(payload, sample, null, shard, offsets));
     }
 
     @Override
     protected Map<String, String> finish() {
-        metadata.close();
-        try {
-            String key = putParquet(L2Writer.METADATA, metadataFile, metadata);
-            return Map.of("metadata.key", key, L2Layout.CHECKSUMS, L2Layout.NO_CHECKSUMS,
-                    "shards", Integer.toString(shards.size()), "in-place", "true");
-        } finally {
-            TempFiles.delete(metadataFile);
-        }
+        String key = putTable(L2Writer.METADATA, metadata);
+        return Map.of("metadata.key", key, L2Layout.CHECKSUMS, L2Layout.NO_CHECKSUMS,
+                "shards", Integer.toString(shards.size()), "in-place", "true");
     }
 
     @Override
     protected void abandon() {
-        try {
-            metadata.close();
-        } finally {
-            TempFiles.delete(metadataFile);
-        }
+        metadata.discard();
     }
 }

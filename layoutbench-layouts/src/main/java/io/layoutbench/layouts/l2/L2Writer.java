@@ -6,12 +6,11 @@ import io.layoutbench.api.dataset.ColumnType;
 import io.layoutbench.api.dataset.MetadataSchema;
 import io.layoutbench.api.dataset.Sample;
 import io.layoutbench.layouts.common.GenerationalDatasetWriter;
+import io.layoutbench.layouts.common.LocalTable;
 import io.layoutbench.layouts.common.MetadataParquet;
 import io.layoutbench.layouts.common.PayloadColumns;
 import io.layoutbench.layouts.common.TempFiles;
 import io.layoutbench.parquet.ParquetTableSchema;
-import io.layoutbench.parquet.ParquetTableWriter;
-import io.layoutbench.parquet.ParquetWriteOptions;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -36,8 +35,7 @@ final class L2Writer extends GenerationalDatasetWriter {
     private final long shardSize;
     private final PayloadColumns payload;
     private final TarPacking packing;
-    private final Path metadataFile;
-    private final ParquetTableWriter metadata;
+    private final LocalTable metadata;
     private Path shardFile;
     private TarShardWriter shard;
     private String shardKey;
@@ -48,8 +46,7 @@ final class L2Writer extends GenerationalDatasetWriter {
         this.shardSize = shardSize;
         this.packing = new TarPacking(shardSize);
         this.payload = PayloadColumns.of(schema);
-        this.metadataFile = TempFiles.create("layoutbench-l2-", ".parquet");
-        this.metadata = ParquetTableWriter.create(tableSchema(schema), metadataFile, ParquetWriteOptions.defaults());
+        this.metadata = LocalTable.create("layoutbench-l2-", tableSchema(schema));
     }
 
     /** Checks a shard size option. */
@@ -144,7 +141,7 @@ final class L2Writer extends GenerationalDatasetWriter {
             }
             offsets[present.get(i)] = offset;
         }
-        metadata.write(sample.metadata(), locations(payload, sample, checksums, shardKey, offsets), null);
+        metadata.write(sample.metadata(), locations(payload, sample, checksums, shardKey, offsets));
     }
 
     private void uploadShard() {
@@ -163,14 +160,9 @@ final class L2Writer extends GenerationalDatasetWriter {
         if (shard != null) {
             uploadShard();
         }
-        metadata.close();
-        try {
-            String key = putParquet(METADATA, metadataFile, metadata);
-            return Map.of("metadata.key", key, L2Layout.SHARD_SIZE, Long.toString(shardSize),
-                    "shards", Integer.toString(shardCount));
-        } finally {
-            TempFiles.delete(metadataFile);
-        }
+        String key = putTable(METADATA, metadata);
+        return Map.of("metadata.key", key, L2Layout.SHARD_SIZE, Long.toString(shardSize),
+                "shards", Integer.toString(shardCount));
     }
 
     @Override
@@ -179,12 +171,11 @@ final class L2Writer extends GenerationalDatasetWriter {
             if (shard != null) {
                 shard.close();
             }
-            metadata.close();
         } finally {
             if (shardFile != null) {
                 TempFiles.delete(shardFile);
             }
-            TempFiles.delete(metadataFile);
+            metadata.discard();
         }
     }
 }
