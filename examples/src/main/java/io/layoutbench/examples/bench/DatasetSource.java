@@ -109,11 +109,13 @@ public record DatasetSource(String id, String name, String description, Supplier
 
     /**
      * The files a manifest (CSV, JSON Lines or Parquet) lists, with any columns, its schema declared or inferred as
-     * {@code options} say; {@code name} (or the manifest's file name) is its id.
+     * {@code options} say; {@code name} (or the manifest's file name) is its id; {@code readWith} says how the
+     * options differ from the defaults ("schema a:bigint, path column file"), empty if they do not.
      */
-    public static DatasetSource manifest(Path manifest, String name, ManifestOptions options) {
+    public static DatasetSource manifest(Path manifest, String name, ManifestOptions options, String readWith) {
         Path absolute = manifest.toAbsolutePath().normalize();
-        String description = "manifest " + absolute;
+        // How it is read is part of what it is: other columns or fields are another dataset, ingested again.
+        String description = "manifest " + absolute + (readWith.isEmpty() ? "" : " (" + readWith + ")");
         return new DatasetSource(idFrom(name, absolute), nameFrom(name, absolute), description,
                 () -> ManifestSource.open(absolute, options), -1,
                 () -> SourceFingerprint.ofFiles(description, absolute,

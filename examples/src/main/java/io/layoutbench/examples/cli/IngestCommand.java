@@ -37,16 +37,18 @@ import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 
 /**
- * {@code layoutbench ingest}: writes a dataset (the synthetic ImageNet, a user's image folder or CSV manifest) into
- * one or more layouts, measuring time, bytes, PUT requests and their cost.
+ * {@code layoutbench ingest}: writes a dataset (the synthetic ImageNet, a user's media folder or manifest) into one or
+ * more layouts, measuring time, bytes, PUT requests and their cost; or indexes tar shards in place as an l2 dataset.
  */
 @Command(name = "ingest",
         mixinStandardHelpOptions = true,
         description = {
-            "Write a dataset into layouts: the synthetic ImageNet (--scale, --seed), an image folder laid out as "
-                    + "DIR/<label>/<file> (--from), or the files a CSV manifest lists (--manifest; columns path or "
-                    + "filename, label, optional width, height, filesize_bytes). Width and height come from the "
-                    + "image headers.",
+            "Write a dataset into layouts: the synthetic ImageNet (--scale, --seed), a folder of any media laid "
+                    + "out as DIR/<label>/<file> (--from; media_type, format, width, height, duration_seconds, "
+                    + "sample_rate and channels come from the file headers), or the files a manifest lists "
+                    + "(--manifest: CSV, JSON Lines or Parquet with any columns, declared with --schema or "
+                    + "inferred). Or index existing tar shards in place as an l2 dataset (--webdataset): nothing is "
+                    + "copied.",
             "A dataset already ingested with the same settings from the same source (the same folder or manifest "
                     + "and files of the same names, sizes and times; the same scale, seed and order) is kept unless "
                     + "--force; otherwise it is ingested again, saying why. Ingest is not run through "
@@ -109,13 +111,18 @@ final class IngestCommand implements Callable<Integer> {
             description = "For --webdataset: the JSON member whose top-level values become columns (e.g. json).")
     String jsonField;
 
+    @Option(names = "--ignore-undeclared-columns",
+            description = "For --manifest with --schema: leave out manifest columns the schema does not declare "
+                    + "(default: refuse them).")
+    boolean ignoreUndeclared;
+
     @Option(names = "--plain-tar", description = "For --webdataset: each member is a sample of its own (field "
             + "'data'), not grouped by WebDataset key.")
     boolean plainTar;
 
     @Option(names = "--name", paramLabel = "NAME",
-            description = "Name of a user's dataset (for --from or --manifest; 'query --dataset NAME' finds it). "
-                    + "Default: the folder's or manifest's name.")
+            description = "Name of a user's dataset (for --from, --manifest or --webdataset; 'query --dataset NAME' "
+                    + "finds it). Default: the folder's, manifest's or shard prefix's name.")
     String name;
 
     @Option(names = "--layouts", paramLabel = "LAYOUT", split = ",",
@@ -182,6 +189,11 @@ final class IngestCommand implements Callable<Integer> {
             return dataset.source();
         }
         if (userSource.folder != null) {
+            if (schema != null && !"imagenet".equalsIgnoreCase(schema)) {
+                throw new ParameterException(spec.commandLine(), "--from takes --schema imagenet or no --schema: a "
+                        + "media folder's columns come from its files' headers (declare columns with --manifest)");
+            }
+            refuseManifestOptions("--from");
             if (!Files.isDirectory(userSource.folder)) {
                 throw new ParameterException(spec.commandLine(), "--from " + userSource.folder
                         + " is not a directory");
@@ -194,6 +206,8 @@ final class IngestCommand implements Callable<Integer> {
                     + " is not a file");
         }
         if ("imagenet".equalsIgnoreCase(schema)) {
+            refuseManifestOptions("--manifest with --schema imagenet (columns path or filename, label, width, "
+                    + "height, filesize_bytes)");
             return DatasetSource.csvManifest(userSource.manifest, name);
         }
         try {
@@ -207,9 +221,33 @@ final class IngestCommand implements Callable<Integer> {
             if (payloadColumns != null) {
                 options = options.withPayloadColumns(payloadColumns);
             }
-            return DatasetSource.manifest(userSource.manifest, name, options);
+            if (ignoreUndeclared) {
+                options = options.withUndeclaredColumns(ManifestOptions.UndeclaredColumns.IGNORE);
+            }
+            List<String> readWith = new ArrayList<>();
+            if (schema != null) {
+                readWith.add("schema " + schema);
+            }
+            if (pathColumn != null) {
+                readWith.add("path column " + pathColumn);
+            }
+            if (payloadColumns != null) {
+                readWith.add("payload columns " + payloadColumns);
+            }
+            if (ignoreUndeclared) {
+                readWith.add("undeclared columns ignored");
+            }
+            return DatasetSource.manifest(userSource.manifest, name, options, String.join(", ", readWith));
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
+        }
+    }
+
+    /** Refuses the options of a generic manifest where {@code source} does not take them. */
+    private void refuseManifestOptions(String source) {
+        if (pathColumn != null || payloadColumns != null || ignoreUndeclared) {
+            throw new ParameterException(spec.commandLine(), source + " takes no --path-column, --payload-columns "
+                    + "or --ignore-undeclared-columns");
         }
     }
 
@@ -259,14 +297,15 @@ final class IngestCommand implements Callable<Integer> {
         }
         if (!"file".equals(backend.getScheme())) {
             throw new ParameterException(spec.commandLine(), "--webdataset " + given + " is a local directory, "
-                    + "but --backend is " + backend + ": index shards where the store can read them (--backend "
-                    + "file:" + local.toAbsolutePath().getParent() + " reads this one)");
+                    + "but the store is " + backend + ": give a key prefix of that store, or use --backend file "
+                    + "with the shards under <data-dir>/objects/");
         }
         Path root = Path.of(backend).toAbsolutePath().normalize();
         Path dir = local.toAbsolutePath().normalize();
         if (!dir.startsWith(root) || dir.equals(root)) {
             throw new ParameterException(spec.commandLine(), "--webdataset " + dir + " is not inside the file "
-                    + "backend's root " + root + "; use --backend file:" + dir.getParent());
+                    + "store's objects directory " + root + ": move or link the shards' directory under it, or "
+                    + "pass the --data-dir whose objects/ directory holds them");
         }
         return root.relativize(dir).toString().replace('\\', '/') + "/";
     }

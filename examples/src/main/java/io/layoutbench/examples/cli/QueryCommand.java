@@ -50,8 +50,9 @@ import java.util.concurrent.Callable;
             "Fetch the samples matching a SQL predicate from an ingested dataset (the synthetic one of --scale and "
                     + "--seed, or a user's dataset given by --dataset), through the simulated network of "
                     + "--profile, and print samples, time, bytes, requests and cost, measured and predicted.",
-            "Columns: filename, label (or human_label), filesize_bytes, width, height. Operators: = <> < <= > >=, "
-                    + "IN, LIKE, IS NULL, AND, OR, NOT, + - * /, CAST(x AS DOUBLE).",
+            "Columns: the dataset's ('layoutbench describe' lists them; the synthetic ImageNet has filename, label "
+                    + "(or human_label), filesize_bytes, width, height). Operators: = <> < <= > >=, IN, LIKE, "
+                    + "IS NULL, AND, OR, NOT, + - * /, CAST(x AS DOUBLE).",
             ""},
         footer = {"", "Examples:",
             "  layoutbench query --scale tiny --layout l2 --where \"human_label = 'cello'\"",

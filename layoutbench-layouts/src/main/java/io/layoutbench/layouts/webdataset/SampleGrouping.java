@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import io.layoutbench.api.dataset.PayloadFields;
 import io.layoutbench.api.dataset.Sample;
+import io.layoutbench.api.dataset.SampleNames;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -40,7 +41,7 @@ public enum SampleGrouping {
             Map<String, FieldLocation> fields = new LinkedHashMap<>();
             Map<String, TarMember> fieldMembers = new HashMap<>();
             for (TarMember member : index.members()) {
-                String name = member.name();
+                String name = key(member);
                 int slash = name.lastIndexOf('/');
                 int dot = name.indexOf('.', slash + 1);
                 if (dot <= slash + 1) {
@@ -50,6 +51,7 @@ public enum SampleGrouping {
                             : "the base name starts with '.', so it has no WebDataset key");
                 }
                 String memberKey = name.substring(0, dot);
+                checkName(index, member, memberKey);
                 String field = name.substring(dot + 1).toLowerCase(Locale.ROOT);
                 try {
                     PayloadFields.check(field);
@@ -92,16 +94,38 @@ public enum SampleGrouping {
             List<ShardSample> samples = new ArrayList<>(index.members().size());
             Map<String, TarMember> byName = new HashMap<>();
             for (TarMember member : index.members()) {
-                TarMember earlier = byName.putIfAbsent(member.name(), member);
+                String name = key(member);
+                TarMember earlier = byName.putIfAbsent(name, member);
                 if (earlier != null) {
                     throw new ShardFormatException(index.shardKey(), member.name(), member.headerOffset(),
                             "the path appears twice in the shard (first at offset " + earlier.headerOffset() + ")");
                 }
-                samples.add(new ShardSample(member.name(), Map.of(Sample.DATA, location(index, member))));
+                checkName(index, member, name);
+                samples.add(new ShardSample(name, Map.of(Sample.DATA, location(index, member))));
             }
             return List.copyOf(samples);
         }
     };
+
+    /**
+     * A member's path as samples are named by it: without the leading {@code ./} that {@code tar -C dir .} writes
+     * (WebDataset drops it too).
+     */
+    static String key(TarMember member) {
+        String name = member.name();
+        while (name.startsWith("./")) {
+            name = name.substring(2);
+        }
+        return name;
+    }
+
+    /** Checks that a sample name taken from a member is one the layouts can store, naming shard and member. */
+    static void checkName(TarIndex index, TarMember member, String name) {
+        SampleNames.problem(name).ifPresent(problem -> {
+            throw new ShardFormatException(index.shardKey(), member.name(), member.headerOffset(), "sample name '"
+                    + name + "' " + problem);
+        });
+    }
 
     /**
      * The samples of {@code index}'s members, in archive order.
