@@ -92,7 +92,7 @@ class UserDatasetCommandsTest {
                 "--layouts", "l2", "--data-dir", data);
         assertThat(other.exitCode()).isEqualTo(2);
         assertThat(other.errLines()).singleElement().asString().contains(" ingest: Dataset name 'a_b' is stored at "
-                + prefix + ", which holds dataset 'a/b' (from image folder " + dir.resolve("A") + "): in a prefix, characters "
+                + prefix + ", which holds dataset 'a/b' (from media folder " + dir.resolve("A") + "): in a prefix, characters "
                 + "other than letters, digits, '.', '_' and '-' become '_'; choose another --name, or add --force to "
                 + "replace it");
 
@@ -109,7 +109,7 @@ class UserDatasetCommandsTest {
         CliRunner added = CliRunner.run("ingest", "--from", dir.resolve("A").toString(), "--name", "a/b",
                 "--layouts", "l2", "--data-dir", data);
         assertThat(added.exitCode()).as(added.err()).isZero();
-        assertThat(added.out()).startsWith("re-ingesting " + prefix + ": 1 more file in image folder "
+        assertThat(added.out()).startsWith("re-ingesting " + prefix + ": 1 more file in media folder "
                 + dir.resolve("A") + " than at the last ingest (1 then, 2 now)\n");
         assertThat(reused(added)).isEqualTo("no");
 
