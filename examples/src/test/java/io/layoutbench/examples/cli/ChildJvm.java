@@ -12,13 +12,13 @@ import java.util.concurrent.TimeUnit;
  * Runs a main class in a JVM of its own, on this test's class path, for tests that look at what a whole process
  * does: what it prints on either stream, how much memory it takes.
  */
-final class ChildJvm {
+public final class ChildJvm {
 
     private ChildJvm() {
     }
 
     /** What a finished process wrote, and its exit code. */
-    record Output(int exitCode, String out, String err) {
+    public record Output(int exitCode, String out, String err) {
     }
 
     /**
@@ -26,7 +26,7 @@ final class ChildJvm {
      * waits for it to end (at most {@code timeoutMinutes}: a bound for a hung process only; no assertion depends
      * on time).
      */
-    static Output run(Path dir, List<String> jvmOptions, Class<?> main, int timeoutMinutes, String... args)
+    public static Output run(Path dir, List<String> jvmOptions, Class<?> main, int timeoutMinutes, String... args)
             throws IOException, InterruptedException {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());

@@ -652,7 +652,13 @@ public abstract class StorageLayoutContractTest {
                 assertThat(video.inMemory()).isFalse();
                 assertThat(video.size()).isEqualTo(large.length);
                 long before = later.snapshot().bytesReceived();
+                long counted = stream.stats().transfer().bytesReceived();
                 ByteBuffer part = video.read(1_000_000, 100_000);
+                // The query counts the read into its own metrics view of the backend, not into later (which then
+                // sees it only below that view, as FAC's nodes do): its statistics must show the read.
+                assertThat(stream.stats().transfer().bytesReceived() - counted)
+                        .as("bytes of a 100 KB read in the query's statistics")
+                        .isBetween(100_000L, 110_000 + partialReadSlackBytes());
                 assertThat(later.snapshot().bytesReceived() - before).as("bytes moved by a 100 KB read")
                         .isLessThanOrEqualTo(110_000 + partialReadSlackBytes());
                 assertThat(toBytes(part)).isEqualTo(Arrays.copyOfRange(large, 1_000_000, 1_100_000));
