@@ -157,6 +157,10 @@ final class AdviseCommand implements Callable<Integer> {
         }
 
         DatasetMetadata data = datasetName == null ? synthetic() : ingested(datasetName.strip());
+        if (data.schema().payloadFields().size() != 1) {
+            throw usage("The dataset's samples have " + data.schema().payloadFields().size() + " payload fields "
+                    + data.schema().payloadFields() + "; the layout models advise plans for samples of one field");
+        }
         Advisor.Builder builder = Advisor.builder(data).network(profile)
                 .prices(Prices.s3Standard().withTransferPerGb(transferPrice)).concurrency(concurrency)
                 .layouts(layouts);

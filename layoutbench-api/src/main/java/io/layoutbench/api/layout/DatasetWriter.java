@@ -11,7 +11,7 @@ import io.layoutbench.api.dataset.Sample;
  * crashed writer left.
  *
  * <pre>{@code
- * try (DatasetWriter writer = layout.create(backend, "mini/l1", Map.of())) {
+ * try (DatasetWriter writer = layout.create(backend, "mini/l1", MetadataSchema.imageNet(), Map.of())) {
  *     for (Sample s : samples) writer.add(s);
  *     writer.commit();
  * }

@@ -30,7 +30,7 @@ import java.util.List;
  *         .withNetwork(NetworkProfiles.get("c5.large"));
  * // a client in the same region as its bucket pays nothing for bytes: merge wherever it saves time
  * QueryOptions inRegion = QueryOptions.defaults().withMaxReadAmplification(Double.POSITIVE_INFINITY);
- * // captions only, and a video field of 64 MiB or more opened lazily instead of read
+ * // the captions of video samples, without a byte of their videos
  * QueryOptions captions = QueryOptions.defaults().withFields(List.of("txt"));
  * }</pre>
  *
@@ -48,9 +48,12 @@ import java.util.List;
  *                         limit (default 1.1)
  * @param fields           the payload fields to read, in the order samples hold them; empty (default) for every
  *                         field of the schema. A field a sample lacks is left out of it.
- * @param lazyFieldBytes   a field of at least this many bytes comes back as a lazily read {@link
- *                         io.layoutbench.api.dataset.Blob}: the query reads none of it, each {@code read} reads
- *                         what it asks for (default 64 MiB; {@code Long.MAX_VALUE} to read every field whole)
+ * @param lazyFieldBytes   in layouts that store each field apart (l1, l2), a field of at least this many bytes
+ *                         comes back as a lazily read {@link io.layoutbench.api.dataset.Blob}: the query reads
+ *                         none of it, each {@code read} reads what it asks for (default 64 MiB;
+ *                         {@code Long.MAX_VALUE} to read every field whole). l3 and fac decide when writing: a
+ *                         field of their {@code blob-threshold} or more is stored out of line and comes back lazily
+ *                         read, a smaller one is in its row's blob and comes back in memory
  */
 public record QueryOptions(RetrievalMode mode, int maxConcurrency, ResultOrder order, long coalesceGapBytes,
         NetworkProfile network, Objective objective, long maxBufferedBytes, double maxReadAmplification,

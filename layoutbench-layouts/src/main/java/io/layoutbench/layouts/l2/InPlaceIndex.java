@@ -36,7 +36,7 @@ import java.util.Set;
  * as any l2 dataset (a query reads the fields it asks for by ranged GETs), from the shards where they are.
  *
  * <p>The schema is {@code filename} (the WebDataset key, or the member path of a plain tar), then the columns of a
- * JSON member if {@link Options#jsonField} names one (their types inferred from the first samples); the payload
+ * JSON member if {@link Options#jsonField} names one (their types inferred from every sample's member); the payload
  * fields are the members' extensions in the order first seen ({@code data} for a plain tar). The shards must lie on
  * {@code backend} outside {@code prefix}; they are never deleted by the dataset. Fields have no checksums (their
  * bytes are not read), so a changed shard returns changed bytes: index again after rewriting a shard. Memory: the
@@ -118,7 +118,9 @@ public final class InPlaceIndex {
         columns.add(new Column(MetadataSchema.FILENAME, ColumnType.STRING));
         List<List<Object>> json = null;
         if (options.jsonField().isPresent()) {
-            JsonColumns parsed = JsonColumns.infer(backend, options.jsonField().get(), samples);
+            // Types from every document, not the first ones: a 2.5 after a hundred integers makes the column DOUBLE.
+            JsonColumns parsed = JsonColumns.infer(backend, options.jsonField().get(), samples,
+                    Math.max(1, samples.size()));
             for (Column column : parsed.metadataColumns()) {
                 if (column.answersTo(MetadataSchema.FILENAME)) {
                     throw new IllegalArgumentException("The JSON member '" + options.jsonField().get() + "' has a "
