@@ -5,8 +5,8 @@ import java.nio.ByteBuffer;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 
 /**
- * Decompresses the data of one Parquet page. This module bundles no compression library, so decoding pages that are
- * not {@code UNCOMPRESSED} needs one of these from the caller (the fusion module has one for Snappy).
+ * Decompresses the data of one Parquet page. {@link #NONE} reads only {@code UNCOMPRESSED} pages (what this
+ * project writes); {@link CommonDecompressor} reads SNAPPY and GZIP pages too (what other tools write).
  *
  * <pre>{@code
  * PageDecompressor snappy = (codec, page, size) -> ByteBuffer.wrap(Snappy.uncompress(toArray(page)));

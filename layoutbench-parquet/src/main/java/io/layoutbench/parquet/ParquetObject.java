@@ -235,6 +235,16 @@ public final class ParquetObject {
      * @throws IllegalArgumentException if a column does not exist or is a blob column, or there is no such row group
      */
     public CompletableFuture<MetadataColumns> readColumnsAsync(int rowGroup, List<String> names) {
+        return readColumnsAsync(rowGroup, names, PageDecompressor.NONE);
+    }
+
+    /**
+     * {@link #readColumnsAsync(int, List)} of a file whose pages may be compressed, with {@code decompressor} (for
+     * example {@link CommonDecompressor}): what other tools write.
+     */
+    public CompletableFuture<MetadataColumns> readColumnsAsync(int rowGroup, List<String> names,
+            PageDecompressor decompressor) {
+        requireNonNull(decompressor, "decompressor is null");
         List<ParquetColumn> columns = metadataColumns(names);
         RowGroupInfo group = footer.rowGroup(rowGroup);
         int rowCount = Math.toIntExact(group.rowCount());
@@ -248,7 +258,7 @@ public final class ParquetObject {
                         ColumnChunkInfo chunk = group.columns().get(columns.get(c).index());
                         ColumnDecoder decoder = ColumnDecoder.create(columns.get(c), rowCount);
                         decoder.decode(chunks.get(c), chunk, 0, descriptors.get(c), writerVersion,
-                                PageDecompressor.NONE, where(group.index(), chunk.column()));
+                                decompressor, where(group.index(), chunk.column()));
                         values.add(decoder.finish());
                     }
                     return new MetadataColumns(rowCount, columns.stream().map(ParquetColumn::name).toList(),

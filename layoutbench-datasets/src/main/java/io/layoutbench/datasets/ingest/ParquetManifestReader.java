@@ -6,6 +6,7 @@ import io.layoutbench.api.dataset.ColumnVector;
 import io.layoutbench.api.metrics.RequestMetrics;
 import io.layoutbench.backend.file.FileBackend;
 import io.layoutbench.parquet.ColumnChunkInfo;
+import io.layoutbench.parquet.CommonDecompressor;
 import io.layoutbench.parquet.MetadataColumns;
 import io.layoutbench.parquet.ParquetColumn;
 import io.layoutbench.parquet.ParquetFooter;
@@ -142,7 +143,7 @@ final class ParquetManifestReader implements ManifestReader {
     }
 
     private CompletableFuture<MetadataColumns> readGroup(int index) {
-        return table.readColumnsAsync(index, read);
+        return table.readColumnsAsync(index, read, CommonDecompressor.INSTANCE);
     }
 
     private MetadataColumns await(CompletableFuture<MetadataColumns> future, int index) {
@@ -153,6 +154,10 @@ final class ParquetManifestReader implements ManifestReader {
                     + e.getMessage(), e);
         }
     }
+
+    /** The codecs {@link CommonDecompressor} reads. */
+    private static final java.util.Set<CompressionCodecName> READABLE_CODECS = java.util.EnumSet.of(
+            CompressionCodecName.UNCOMPRESSED, CompressionCodecName.SNAPPY, CompressionCodecName.GZIP);
 
     /** Refuses, before any row is read, a column read that is of no metadata type or compressed. */
     private void checkReadable() {
@@ -166,10 +171,10 @@ final class ParquetManifestReader implements ManifestReader {
             }
             for (RowGroupInfo rowGroup : table.footer().rowGroups()) {
                 ColumnChunkInfo chunk = rowGroup.column(name);
-                if (chunk.codec() != CompressionCodecName.UNCOMPRESSED) {
+                if (!READABLE_CODECS.contains(chunk.codec())) {
                     throw new IngestException(manifest + ": column '" + name + "' is compressed with "
-                            + chunk.codec() + " (row group " + rowGroup.index() + "); a Parquet manifest must be "
-                            + "written uncompressed (pyarrow: compression='none')");
+                            + chunk.codec() + " (row group " + rowGroup.index() + "); a Parquet manifest is read "
+                            + "uncompressed or compressed with SNAPPY or GZIP (pyarrow: compression='snappy')");
                 }
             }
         }

@@ -13,6 +13,7 @@ import io.layoutbench.api.predicate.GroupStatistics;
 import io.layoutbench.parquet.ColumnStats;
 import io.layoutbench.parquet.ParquetColumn;
 import io.layoutbench.parquet.ParquetFooter;
+import io.layoutbench.parquet.CommonDecompressor;
 import io.layoutbench.parquet.ParquetObject;
 import io.layoutbench.parquet.RowGroupInfo;
 
@@ -123,7 +124,7 @@ final class ObjectColumns {
 
     /** Decodes {@code bytes}, the chunk of {@code column} in {@code rowGroup}: a date column as its day numbers. */
     ColumnVector decode(int rowGroup, String column, ByteBuffer bytes) {
-        return ParquetObject.decodeChunk(footer, rowGroup, column, bytes, SnappyPages.INSTANCE);
+        return ParquetObject.decodeChunk(footer, rowGroup, column, bytes, CommonDecompressor.INSTANCE);
     }
 
     /** Decoded chunks of one row group, by column, as a table the predicate language evaluates. */

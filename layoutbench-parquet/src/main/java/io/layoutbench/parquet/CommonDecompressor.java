@@ -1,0 +1,51 @@
+package io.layoutbench.parquet;
+
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.util.zip.GZIPInputStream;
+import org.apache.parquet.hadoop.metadata.CompressionCodecName;
+import org.xerial.snappy.Snappy;
+
+/**
+ * Decompresses the pages other tools write by default: SNAPPY (pyarrow, DuckDB, Spark; with snappy-java) and GZIP
+ * (with the JDK); UNCOMPRESSED pages pass. Other codecs are refused, naming the codec. Thread-safe.
+ *
+ * <pre>{@code
+ * MetadataColumns columns = ObjectBackend.await(parquet.readColumnsAsync(0, names, CommonDecompressor.INSTANCE));
+ * }</pre>
+ */
+public final class CommonDecompressor implements PageDecompressor {
+
+    /** The one instance. */
+    public static final CommonDecompressor INSTANCE = new CommonDecompressor();
+
+    private CommonDecompressor() {
+    }
+
+    @Override
+    public ByteBuffer decompress(CompressionCodecName codec, ByteBuffer compressed, int uncompressedSize) {
+        if (codec == CompressionCodecName.UNCOMPRESSED) {
+            return compressed.slice();
+        }
+        byte[] in = new byte[compressed.remaining()];
+        compressed.duplicate().get(in);
+        byte[] out = new byte[uncompressedSize];
+        try {
+            return switch (codec) {
+                case SNAPPY -> ByteBuffer.wrap(out, 0, Snappy.uncompress(in, 0, in.length, out, 0));
+                case GZIP -> {
+                    try (InputStream gzip = new GZIPInputStream(new ByteArrayInputStream(in))) {
+                        yield ByteBuffer.wrap(out, 0, gzip.readNBytes(out, 0, out.length));
+                    }
+                }
+                default -> throw new ParquetFormatException("Pages compressed with " + codec + " are not supported; "
+                        + "SNAPPY, GZIP and UNCOMPRESSED are");
+            };
+        } catch (IOException e) {
+            throw new ParquetFormatException("Corrupt " + codec + " data (" + in.length + " bytes): "
+                    + e.getMessage(), e);
+        }
+    }
+}
