@@ -128,21 +128,37 @@ public final class BlobReader {
      * are less than half of the chunk are copies, so that a sample kept does not keep the whole chunk in memory.
      */
     public CompletableFuture<List<ByteBuffer>> readWholeRowGroupAsync(int rowGroup, int[] rows) {
-        checkRows(rowGroup, rows);
-        ColumnChunkInfo blobChunk = checkChunk(rowGroup);
+        return readWholeRowGroupAsync(object, rowGroup, rows, List.of(column.name())).thenApply(all -> all.get(0));
+    }
+
+    /**
+     * {@link #readWholeRowGroupAsync(int, int[])} for several blob columns of {@code object}: every column chunk
+     * fetched once, the blobs of {@code rows} decoded from each of {@code columns}, a list per column in that order.
+     *
+     * @throws IllegalArgumentException if a column is not a blob column, or a row is out of range
+     */
+    public static CompletableFuture<List<List<ByteBuffer>>> readWholeRowGroupAsync(ParquetObject object,
+            int rowGroup, int[] rows, List<String> columns) {
+        List<BlobReader> readers = columns.stream().map(c -> new BlobReader(object, c)).toList();
         RowGroupInfo group = object.footer().rowGroup(rowGroup);
-        CompletableFuture<ByteBuffer> blobBytes = null;
+        List<ColumnChunkInfo> blobChunks = new ArrayList<>(readers.size());
+        for (BlobReader reader : readers) {
+            reader.checkRows(rowGroup, rows);
+            blobChunks.add(reader.checkChunk(rowGroup));
+        }
         List<CompletableFuture<ByteBuffer>> all = new ArrayList<>();
         for (ColumnChunkInfo chunk : group.columns()) {
-            CompletableFuture<ByteBuffer> bytes = object.file().readAsync(chunk.byteRange());
-            all.add(bytes);
-            if (chunk.columnIndex() == column.index()) {
-                blobBytes = bytes;
-            }
+            all.add(object.file().readAsync(chunk.byteRange()));
         }
-        CompletableFuture<ByteBuffer> blobChunkBytes = requireNonNull(blobBytes);
-        return CompletableFuture.allOf(all.toArray(CompletableFuture[]::new))
-                .thenApply(ignored -> decodeChunk(blobChunkBytes.join(), blobChunk, group, rows));
+        return CompletableFuture.allOf(all.toArray(CompletableFuture[]::new)).thenApply(ignored -> {
+            List<List<ByteBuffer>> blobs = new ArrayList<>(readers.size());
+            for (int r = 0; r < readers.size(); r++) {
+                ColumnChunkInfo chunk = blobChunks.get(r);
+                ByteBuffer bytes = all.get(group.columns().indexOf(chunk)).join();
+                blobs.add(readers.get(r).decodeChunk(bytes, chunk, group, rows));
+            }
+            return blobs;
+        });
     }
 
     private List<ByteBuffer> decodeChunk(ByteBuffer chunk, ColumnChunkInfo info, RowGroupInfo group, int[] rows) {

@@ -26,7 +26,7 @@ import org.apache.parquet.schema.Types;
  *
  * <p>Metadata and extra columns are OPTIONAL (SQL NULL is a legal metadata value): STRING is {@code BINARY}
  * annotated UTF-8 and dictionary-encoded, BIGINT is {@code INT64}, DOUBLE is {@code DOUBLE}, BOOLEAN is
- * {@code BOOLEAN}. The blob column is a REQUIRED, plain-encoded {@code BINARY} with no statistics and no column index
+ * {@code BOOLEAN}. A blob column is a REQUIRED, plain-encoded {@code BINARY} with no statistics and no column index
  * (its offset index is kept), written last so that the metadata column chunks of a row group lie together.
  *
  * <pre>{@code
@@ -44,10 +44,10 @@ import org.apache.parquet.schema.Types;
  * @param metadata      the metadata columns, in order
  * @param metadataNames the physical name of each metadata column, in the same order
  * @param extraColumns  columns written after the metadata columns, under their own names
- * @param blobColumn    the name of the blob column, written last, if any
+ * @param blobColumns   the names of the blob columns, written last, in order; may be empty
  */
 public record ParquetTableSchema(
-        MetadataSchema metadata, List<String> metadataNames, List<Column> extraColumns, Optional<String> blobColumn) {
+        MetadataSchema metadata, List<String> metadataNames, List<Column> extraColumns, List<String> blobColumns) {
 
     /** Name of the Parquet message (the root of the schema). */
     static final String MESSAGE_NAME = "layoutbench";
@@ -56,14 +56,14 @@ public record ParquetTableSchema(
         requireNonNull(metadata, "metadata is null");
         metadataNames = List.copyOf(requireNonNull(metadataNames, "metadataNames is null"));
         extraColumns = List.copyOf(requireNonNull(extraColumns, "extraColumns is null"));
-        requireNonNull(blobColumn, "blobColumn is null");
+        blobColumns = List.copyOf(requireNonNull(blobColumns, "blobColumns is null"));
         if (metadataNames.size() != metadata.size()) {
             throw new IllegalArgumentException("Expected " + metadata.size() + " physical names for columns ["
                     + metadata.describeColumns() + "] but got " + metadataNames);
         }
         List<String> all = new ArrayList<>(metadataNames);
         extraColumns.forEach(c -> all.add(c.name()));
-        blobColumn.ifPresent(all::add);
+        all.addAll(blobColumns);
         Map<String, String> seen = new HashMap<>();
         for (String name : all) {
             new Column(name, ColumnType.STRING);   // checks the name is an identifier
@@ -85,11 +85,16 @@ public record ParquetTableSchema(
         return new Builder(metadata);
     }
 
+    /** The first blob column, if any: the only one of the paper's tables. */
+    public Optional<String> blobColumn() {
+        return blobColumns.isEmpty() ? Optional.empty() : Optional.of(blobColumns.get(0));
+    }
+
     /** The physical column names, in file order: metadata, extra, blob. */
     public List<String> physicalNames() {
         List<String> all = new ArrayList<>(metadataNames);
         extraColumns.forEach(c -> all.add(c.name()));
-        blobColumn.ifPresent(all::add);
+        all.addAll(blobColumns);
         return List.copyOf(all);
     }
 
@@ -108,7 +113,7 @@ public record ParquetTableSchema(
         for (Column extra : extraColumns) {
             message.addField(field(extra.name(), extra.type()));
         }
-        blobColumn.ifPresent(name -> message.addField(Types.required(PrimitiveTypeName.BINARY).named(name)));
+        blobColumns.forEach(name -> message.addField(Types.required(PrimitiveTypeName.BINARY).named(name)));
         return message.named(MESSAGE_NAME);
     }
 
@@ -127,7 +132,7 @@ public record ParquetTableSchema(
         private final MetadataSchema metadata;
         private final List<String> names = new ArrayList<>();
         private final List<Column> extras = new ArrayList<>();
-        private String blob;
+        private final List<String> blobs = new ArrayList<>();
 
         private Builder(MetadataSchema metadata) {
             this.metadata = requireNonNull(metadata, "metadata is null");
@@ -149,14 +154,14 @@ public record ParquetTableSchema(
             return this;
         }
 
-        /** Adds the blob column, written last; every row must then have a blob. */
+        /** Appends a blob column, written after the extra columns; every row then has a blob for it. */
         public Builder blobColumn(String name) {
-            this.blob = requireNonNull(name, "name is null");
+            blobs.add(requireNonNull(name, "name is null"));
             return this;
         }
 
         public ParquetTableSchema build() {
-            return new ParquetTableSchema(metadata, names, extras, Optional.ofNullable(blob));
+            return new ParquetTableSchema(metadata, names, extras, blobs);
         }
     }
 }

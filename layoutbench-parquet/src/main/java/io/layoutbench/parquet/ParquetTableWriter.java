@@ -112,7 +112,20 @@ public final class ParquetTableWriter implements Closeable {
      *                    table has a blob column and null otherwise
      */
     public void write(MetadataRow metadata, List<?> extraValues, ByteBuffer blob) {
+        if (blob == null && !schema.blobColumns().isEmpty()) {
+            throw new IllegalArgumentException("Row " + rowCount + " of " + target + " has no blob but the table has "
+                    + "the blob columns " + schema.blobColumns());
+        }
+        writeRow(metadata, extraValues, blob == null ? List.of() : List.of(blob));
+    }
+
+    /**
+     * Appends a row with a blob for each blob column, in order (each read from its position to its limit, not
+     * consumed; an empty buffer for an empty value).
+     */
+    public void writeRow(MetadataRow metadata, List<?> extraValues, List<ByteBuffer> blobs) {
         requireNonNull(metadata, "metadata is null");
+        requireNonNull(blobs, "blobs is null");
         requireNonNull(extraValues, "extraValues is null");
         if (closed) {
             throw new IllegalStateException("Writer of " + target + " is closed");
@@ -131,13 +144,15 @@ public final class ParquetTableWriter implements Closeable {
         for (int i = 0; i < extras.size(); i++) {
             checked.add(checkExtra(extras.get(i), extraValues.get(i)));
         }
-        if (schema.blobColumn().isPresent() != (blob != null)) {
-            throw new IllegalArgumentException("Row " + rowCount + " of " + target + (blob == null
-                    ? " has no blob but the table has the blob column " + schema.blobColumn().orElseThrow()
-                    : " has a blob but the table has no blob column"));
+        if (blobs.size() != schema.blobColumns().size()) {
+            throw new IllegalArgumentException("Row " + rowCount + " of " + target + " has " + blobs.size()
+                    + " blobs but the table has the blob columns " + schema.blobColumns());
+        }
+        for (ByteBuffer blob : blobs) {
+            requireNonNull(blob, "a blob of row " + rowCount + " is null");
         }
         try {
-            writer.write(new TableRow(metadata, checked, blob));
+            writer.write(new TableRow(metadata, checked, List.copyOf(blobs)));
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot write row " + rowCount + " to " + target + ": "
                     + e.getMessage(), e);
@@ -211,7 +226,7 @@ public final class ParquetTableWriter implements Closeable {
                 .withPageSize(options.pageSize())
                 .withDictionaryPageSize(options.dictionaryPageSize())
                 .withDictionaryEncoding(true);   // key-value metadata comes from the write support's context
-        schema.blobColumn().ifPresent(blob -> builder
+        schema.blobColumns().forEach(blob -> builder
                 .withDictionaryEncoding(blob, false)
                 .withStatisticsEnabled(blob, false)       // no min/max of image bytes, hence no column index
                 .withSizeStatisticsEnabled(blob, false)
@@ -314,7 +329,7 @@ public final class ParquetTableWriter implements Closeable {
     }
 
     /** A row as the write support sees it. */
-    record TableRow(MetadataRow metadata, List<Object> extras, ByteBuffer blob) {
+    record TableRow(MetadataRow metadata, List<Object> extras, List<ByteBuffer> blobs) {
     }
 
     private static final class Builder extends ParquetWriter.Builder<TableRow, Builder> {
@@ -400,11 +415,11 @@ public final class ParquetTableWriter implements Closeable {
                     consumer.endField(names[i], i);
                 }
             }
-            if (row.blob() != null) {
-                int index = types.length;
+            for (int b = 0; b < row.blobs().size(); b++) {
+                int index = types.length + b;
                 consumer.startField(names[index], index);
                 // The page writer copies the bytes at once; with statistics and dictionary off nothing keeps them.
-                consumer.addBinary(Binary.fromReusedByteBuffer(row.blob().duplicate()));
+                consumer.addBinary(Binary.fromReusedByteBuffer(row.blobs().get(b).duplicate()));
                 consumer.endField(names[index], index);
             }
             consumer.endMessage();

@@ -149,8 +149,8 @@ public abstract class StorageLayoutContractTest {
     }
 
     /**
-     * Whether a query asking for some payload fields reads only their bytes (true), or reads a sample's fields
-     * together and returns those asked for (false: L3 keeps a row's fields in one blob).
+     * Whether a query asking for some payload fields reads only their bytes (true, every library layout), or reads
+     * a sample's fields together and returns those asked for (false).
      */
     protected boolean readsFieldsApart() {
         return true;
@@ -605,9 +605,11 @@ public abstract class StorageLayoutContractTest {
                         long asked = samples.stream().mapToLong(sample -> sample.fields().entrySet().stream()
                                 .filter(f -> some.contains(f.getKey())).mapToLong(f -> f.getValue().size()).sum())
                                 .sum();
-                        if (readsFieldsApart() && mode == RetrievalMode.PAPER) {
+                        if (readsFieldsApart() && mode == RetrievalMode.OPTIMIZED) {
+                            // Warm (the first query loaded the metadata): the fields' bytes, within the read budget
+                            // and a page header or so a sample; none of the jpg bytes.
                             assertThat(stream.stats().transfer().bytesReceived()).as("bytes of the fields asked for")
-                                    .isEqualTo(asked);   // warm: the first query loaded the metadata
+                                    .isBetween(asked, (long) (asked * 1.1) + 100L * samples.size());
                         }
                     }
                 }

@@ -49,12 +49,6 @@ class FacLayoutContractTest extends StorageLayoutContractTest {
         return new ReferenceWorkload(tiny.schema(), tiny::iterator, queries);
     }
 
-    /** A row's fields share one blob: a query reads them together and returns those asked for. */
-    @Override
-    protected boolean readsFieldsApart() {
-        return false;
-    }
-
     /** The FAC store reads whole 64 KiB checksum units, to check each one it returns bytes of. */
     @Override
     protected long partialReadSlackBytes() {

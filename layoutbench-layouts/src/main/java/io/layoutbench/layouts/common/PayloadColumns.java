@@ -132,6 +132,11 @@ public final class PayloadColumns {
         return (single ? Sample.DATA : bases.get(field)) + "_blob_offset";
     }
 
+    /** L3's blob column of field {@code field} in a dataset of several fields: {@code <f>_bytes}. */
+    public String blobColumn(int field) {
+        return bases.get(field) + "_bytes";
+    }
+
     /** What follows a sample's name in the name of field {@code field}'s stored copy: "" or ".field". */
     public String suffix(int field) {
         return single ? "" : "." + field(field);

@@ -107,23 +107,33 @@ final class L3Dataset extends ManifestDataset implements SupportsMetadataScan {
 
     @Override
     protected Planned plan(ObjectBackend backend, BoundQuery query, QueryOptions options) {
-        L3Planner.Plan<PartFile.RowGroupMetadata> plan = L3Planner.plan(catalog, backend, query, options);
-        // Inside a page run every page is fetched in one request: the run's span.
+        int[] requested = payload.indexesOf(options.fieldsOf(schema()));
+        // The blob columns of the fields asked for: one for the paper's tables, one a field otherwise.
+        List<String> columns = new ArrayList<>(requested.length);
+        for (int f : requested) {
+            columns.add(payload.single() ? L3Layout.IMAGE_BYTES : payload.blobColumn(f));
+        }
+        L3Planner.Plan<PartFile.RowGroupMetadata> plan = L3Planner.plan(catalog, backend, query, options, columns);
+        // Inside a page run every page is fetched in one request: the run's span (a span per column).
         FetchOptions oneRequest = FetchOptions.defaults().withMergeGap(Long.MAX_VALUE)
                 .withMaxMergedSize(Long.MAX_VALUE);
         List<ReadTask> tasks = new ArrayList<>(plan.reads().size());
-        // A row's fields share its blob: the blob is read whole and the fields asked for are cut from it.
-        int[] requested = payload.indexesOf(options.fieldsOf(schema()));
         for (L3Planner.Read<PartFile.RowGroupMetadata> read : plan.reads()) {
             PartFile part = (PartFile) read.part();
             int rowGroup = read.rowGroup();
             int[] rows = read.rows();
             if (read.wholeRowGroup()) {
-                tasks.add(new RowGroupTask(read, requested, reads -> new BlobReader(part.reader(reads, FetchOptions.defaults()),
-                        tableSchema.blobColumn().orElseThrow()).readWholeRowGroupAsync(rowGroup, rows)));
+                tasks.add(new RowGroupTask(read, requested, reads -> BlobReader.readWholeRowGroupAsync(
+                        part.reader(reads, FetchOptions.defaults()), rowGroup, rows, columns)));
             } else {
-                tasks.add(new RowGroupTask(read, requested, reads -> new BlobReader(part.reader(reads, oneRequest),
-                        tableSchema.blobColumn().orElseThrow()).readAsync(rowGroup, rows)));
+                tasks.add(new RowGroupTask(read, requested, reads -> {
+                    List<CompletableFuture<List<ByteBuffer>>> perColumn = new ArrayList<>(columns.size());
+                    for (String column : columns) {
+                        perColumn.add(new BlobReader(part.reader(reads, oneRequest), column).readAsync(rowGroup, rows));
+                    }
+                    return CompletableFuture.allOf(perColumn.toArray(CompletableFuture[]::new))
+                            .thenApply(done -> perColumn.stream().map(CompletableFuture::join).toList());
+                }));
             }
         }
         return new Planned(plan.coldRequests(), tasks, plan.samples(), plan.payloadBytes(), plan.metadataRounds());
@@ -251,10 +261,11 @@ final class L3Dataset extends ManifestDataset implements SupportsMetadataScan {
     private final class RowGroupTask implements ReadTask {
         private final L3Planner.Read<PartFile.RowGroupMetadata> read;
         private final int[] requested;
-        private final java.util.function.Function<ObjectBackend, CompletableFuture<List<ByteBuffer>>> blobs;
+        private final java.util.function.Function<ObjectBackend, CompletableFuture<List<List<ByteBuffer>>>> blobs;
 
+        /** {@code blobs} reads each requested field's column: a list per field, a buffer per row. */
         RowGroupTask(L3Planner.Read<PartFile.RowGroupMetadata> read, int[] requested,
-                java.util.function.Function<ObjectBackend, CompletableFuture<List<ByteBuffer>>> blobs) {
+                java.util.function.Function<ObjectBackend, CompletableFuture<List<List<ByteBuffer>>>> blobs) {
             this.read = read;
             this.requested = requested;
             this.blobs = blobs;
@@ -267,62 +278,55 @@ final class L3Dataset extends ManifestDataset implements SupportsMetadataScan {
 
         @Override
         public CompletableFuture<List<Sample>> run(ObjectBackend reads) {
-            CompletableFuture<List<ByteBuffer>> fetched;
+            CompletableFuture<List<List<ByteBuffer>>> fetched;
             try {
                 fetched = blobs.apply(reads);
             } catch (RuntimeException e) {
                 return CompletableFuture.failedFuture(e);
             }
-            return fetched.thenApply(blobs -> samples(reads, blobs));
+            return fetched.thenApply(columns -> samples(reads, columns));
         }
 
-        private List<Sample> samples(ObjectBackend reads, List<ByteBuffer> blobs) {
+        private List<Sample> samples(ObjectBackend reads, List<List<ByteBuffer>> columns) {
             PartFile.RowGroupMetadata metadata = read.metadata();
             int[] rows = read.rows();
             List<Sample> samples = new ArrayList<>(rows.length);
             for (int i = 0; i < rows.length; i++) {
                 int row = rows[i];
                 String where = read.part().key() + " (row group " + read.rowGroup() + ", row " + row + ")";
-                samples.add(new Sample(metadata.table().row(row), fields(reads, metadata, row, blobs.get(i), where)));
+                samples.add(new Sample(metadata.table().row(row), fields(reads, metadata, row, columns, i, where)));
             }
             return samples;
         }
 
         /**
-         * The fields the query asked for: those in the row's blob (its fields below the blob threshold one after
-         * another) cut from it and checked, those stored out of line as lazily read blobs of the part's blob file.
+         * The fields the query asked for: each from its blob column, checked, or, stored out of line, as a lazily
+         * read blob of the part's blob file.
          */
         private Map<String, Blob> fields(ObjectBackend reads, PartFile.RowGroupMetadata metadata, int row,
-                ByteBuffer blob, String where) {
+                List<List<ByteBuffer>> columns, int position, String where) {
             Map<String, Blob> fields = new LinkedHashMap<>();
             String name = keys.describe(metadata.table(), row);
-            long[] offsets = new long[payload.count()];
-            long offset = 0;
-            for (int f = 0; f < payload.count(); f++) {
-                offsets[f] = offset;
-                if (metadata.blobOffset(f, row) < 0) {
-                    offset += Math.max(0, metadata.fieldSizes()[f][row]);
-                }
-            }
-            if (offset != blob.remaining()) {
-                throw new CorruptDataException("Sample '" + name + "' in " + where + " has a blob of "
-                        + blob.remaining() + " bytes but its fields' sizes add up to " + offset);
-            }
-            for (int f : requested) {
+            for (int c = 0; c < requested.length; c++) {
+                int f = requested[c];
                 long size = metadata.fieldSizes()[f][row];
                 if (size < 0) {
                     continue;   // the sample lacks the field
                 }
                 String field = payload.field(f);
-                String described = payload.single() ? name : name + "' field '" + field;
                 long outOfLine = metadata.blobOffset(f, row);
                 if (outOfLine >= 0) {
                     fields.put(field, new LazyBlob(reads, new FieldRead(field, ((PartFile) read.part()).blobsKey(),
                             outOfLine, size, MetadataParquet.stored(metadata.fieldCrcs()[f][row])), name));
                     continue;
                 }
-                ByteBuffer bytes = blob.slice(blob.position() + (int) offsets[f], (int) size);
-                SampleChecksum.verify(bytes, metadata.fieldCrcs()[f][row], described, where);
+                ByteBuffer bytes = columns.get(c).get(position);
+                if (bytes.remaining() != size) {
+                    throw new CorruptDataException("Sample '" + name + "' field '" + field + "' in " + where
+                            + " has " + bytes.remaining() + " bytes in its blob column but its size is " + size);
+                }
+                SampleChecksum.verify(bytes, metadata.fieldCrcs()[f][row],
+                        payload.single() ? name : name + "' field '" + field, where);
                 fields.put(field, Blob.of(bytes));
             }
             return fields;

@@ -89,8 +89,6 @@ public final class L3Layout implements StorageLayout, SupportsModelling {
     public static final int DEFAULT_PAGE_SIZE = 4 << 10;
     /** Name of the blob column, as in the paper's L3 SQL. */
     public static final String IMAGE_BYTES = "image_bytes";
-    /** Name of the blob column of a dataset with several payload fields: a row's fields one after another. */
-    public static final String PAYLOAD_BYTES = "payload_bytes";
 
     static final int FORMAT_VERSION = 1;
 

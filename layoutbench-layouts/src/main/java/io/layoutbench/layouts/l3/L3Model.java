@@ -273,8 +273,8 @@ final class L3Model implements LayoutModel {
         }
 
         @Override
-        public ColumnPageIndex blobPages(int rowGroup) {
-            return blobPages.get(rowGroup);
+        public ColumnPageIndex blobPages(int rowGroup, String column) {
+            return blobPages.get(rowGroup);   // the modelled datasets have the one blob column image_bytes
         }
     }
 

@@ -69,8 +69,8 @@ final class L3Planner {
         /** Every column chunk of row group {@code rowGroup}, in file order: what paper mode reads. */
         List<ByteRange> chunkRanges(int rowGroup);
 
-        /** The blob column's page index of row group {@code rowGroup}; the part's page indexes are loaded. */
-        ColumnPageIndex blobPages(int rowGroup);
+        /** Blob column {@code column}'s page index of row group {@code rowGroup}; the part's page indexes are loaded. */
+        ColumnPageIndex blobPages(int rowGroup, String column);
     }
 
     /**
@@ -128,8 +128,18 @@ final class L3Planner {
             long payloadBytes) {
     }
 
-    /** Plans {@code query} over {@code catalog}, loading what is not cached through {@code reads}. */
+    /** Plans {@code query} over {@code catalog} reading the blob column {@code image_bytes}. */
     static <G> Plan<G> plan(Catalog<G> catalog, ObjectBackend reads, BoundQuery query, QueryOptions options) {
+        return plan(catalog, reads, query, options, List.of(L3Layout.IMAGE_BYTES));
+    }
+
+    /**
+     * Plans {@code query} over {@code catalog}, loading what is not cached through {@code reads}, reading blob
+     * columns {@code columns} (the fields asked for): the first decides the page runs, and each run reads the span
+     * of the others' pages holding its rows, one request per column.
+     */
+    static <G> Plan<G> plan(Catalog<G> catalog, ObjectBackend reads, BoundQuery query, QueryOptions options,
+            List<String> columns) {
         int footerWindow = Math.min(options.maxConcurrency(), MAX_FOOTERS_IN_FLIGHT);
         List<? extends Part> parts = catalog.parts(reads, footerWindow);
         List<PlannedRequest> cold = new ArrayList<>();
@@ -196,7 +206,7 @@ final class L3Planner {
                 cold.addAll(pageIndexReads);
                 pageIndexRounds = Math.max(pageIndexRounds, pageIndexReads.size());   // the parts' loads overlap
             }
-            pagesOfGroups.add(part.blobPages(pages.candidate().rowGroup()).pagesFor(pages.rows()));
+            pagesOfGroups.add(part.blobPages(pages.candidate().rowGroup(), columns.get(0)).pagesFor(pages.rows()));
         }
         long gap = paper ? 0 : RangeCoalescer.gapFor(options);
         if (!pending.isEmpty()) {
@@ -207,7 +217,7 @@ final class L3Planner {
         }
         long maxMerged = RangeCoalescer.maxMergedBytesFor(options);
         for (int p = 0; p < pending.size(); p++) {
-            tasks.addAll(pageRuns(pending.get(p), pagesOfGroups.get(p), gap, maxMerged));
+            tasks.addAll(pageRuns(pending.get(p), pagesOfGroups.get(p), gap, maxMerged, columns));
         }
         // Loads sent ahead are left to finish and fill the cache; without a LIMIT every one of them was needed.
         int rounds = (parts.size() + footerWindow - 1) / footerWindow * longestFooter
@@ -230,7 +240,8 @@ final class L3Planner {
      * Optimized mode: the blob pages holding the rows, grouped into runs of pages that lie within {@code gap} of
      * each other (and within {@code maxMerged} bytes); one read and one request per run.
      */
-    private static <G> List<Read<G>> pageRuns(Pending<G> pending, List<PageInfo> pages, long gap, long maxMerged) {
+    private static <G> List<Read<G>> pageRuns(Pending<G> pending, List<PageInfo> pages, long gap, long maxMerged,
+            List<String> columns) {
         Part part = pending.candidate().part();
         int[] rows = pending.rows();
         List<RangeCoalescer.Merged> runs = RangeCoalescer.coalesce(pages.stream().map(PageInfo::byteRange).toList(),
@@ -244,9 +255,18 @@ final class L3Planner {
             while (to < rows.length && rows[to] < last.firstRow() + last.rowCount()) {
                 to++;
             }
-            reads.add(new Read<>(part, pending.candidate().rowGroup(), pending.metadata(),
-                    Arrays.copyOfRange(rows, from, to),
-                    List.of(new PlannedRequest(RequestKind.RANGE_GET, part.key(), run.range())), false));
+            int[] runRows = Arrays.copyOfRange(rows, from, to);
+            List<PlannedRequest> requests = new ArrayList<>(columns.size());
+            requests.add(new PlannedRequest(RequestKind.RANGE_GET, part.key(), run.range()));
+            for (String column : columns.subList(1, columns.size())) {
+                List<PageInfo> spanned = part.blobPages(pending.candidate().rowGroup(), column).pagesFor(runRows);
+                PageInfo first = spanned.get(0);
+                PageInfo end = spanned.get(spanned.size() - 1);
+                requests.add(new PlannedRequest(RequestKind.RANGE_GET, part.key(), ByteRange.between(first.offset(),
+                        end.offset() + end.compressedSize())));
+            }
+            reads.add(new Read<>(part, pending.candidate().rowGroup(), pending.metadata(), runRows, requests,
+                    false));
             from = to;
         }
         if (from != rows.length) {

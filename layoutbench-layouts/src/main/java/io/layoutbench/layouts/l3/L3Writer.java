@@ -14,6 +14,7 @@ import io.layoutbench.parquet.ParquetWriteOptions;
 
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -35,6 +36,8 @@ final class L3Writer extends GenerationalDatasetWriter {
     private final long fileSize;
     private final ParquetTableSchema tableSchema;
     private final ParquetWriteOptions writeOptions;
+    private static final ByteBuffer EMPTY = ByteBuffer.allocate(0).asReadOnlyBuffer();
+
     private final PayloadColumns payload;
     private final long blobThreshold;
     private final ParquetTableSchema outOfLineSchema;
@@ -66,8 +69,8 @@ final class L3Writer extends GenerationalDatasetWriter {
     /**
      * The table: the metadata columns under their own names, each payload field's checksum and size (for the one
      * field {@code data}: the checksum, and the size when the schema has no {@code filesize_bytes}), then the blob
-     * column: {@code image_bytes} for the one field {@code data}, else {@code payload_bytes} holding a row's fields
-     * one after another in field order.
+     * columns: {@code image_bytes} for the one field {@code data}, else {@code <f>_bytes} per field (empty where a
+     * sample lacks the field or it is stored out of line), so a query reads the pages of the fields it asks for.
      */
     static ParquetTableSchema tableSchema(MetadataSchema schema) {
         return tableSchema(schema, false);
@@ -75,7 +78,7 @@ final class L3Writer extends GenerationalDatasetWriter {
 
     /**
      * The table of a part with fields stored out of line ({@code outOfLine}): each field's {@link
-     * PayloadColumns#blobOffset} column follows its checksum and size, before the blob column.
+     * PayloadColumns#blobOffset} column follows its checksum and size, before the blob columns.
      */
     static ParquetTableSchema tableSchema(MetadataSchema schema, boolean outOfLine) {
         PayloadColumns payload = PayloadColumns.of(schema);
@@ -85,7 +88,13 @@ final class L3Writer extends GenerationalDatasetWriter {
                 table.extraColumn(payload.blobOffset(f), ColumnType.BIGINT);
             }
         }
-        return table.blobColumn(payload.single() ? L3Layout.IMAGE_BYTES : L3Layout.PAYLOAD_BYTES).build();
+        if (payload.single()) {
+            return table.blobColumn(L3Layout.IMAGE_BYTES).build();
+        }
+        for (int f = 0; f < payload.count(); f++) {
+            table.blobColumn(payload.blobColumn(f));
+        }
+        return table.build();
     }
 
     /** The blob file of part {@code index}, relative to the ingest's generation. */
@@ -150,30 +159,20 @@ final class L3Writer extends GenerationalDatasetWriter {
                 extras.add(field != null && field.size() >= blobThreshold ? blobs().append(field) : null);
             }
         }
-        part.write(sample.metadata(), extras, blob(sample));
+        part.writeRow(sample.metadata(), extras, blobs(sample));
     }
 
-    /** The row's blob: the sample's fields below the blob threshold one after another, in field order. */
-    private ByteBuffer blob(Sample sample) {
-        if (sample.fields().size() == 1 && sample.size() < blobThreshold) {
-            return sample.fields().values().iterator().next().readAll();
-        }
-        long size = 0;
-        for (Blob field : sample.fields().values()) {
-            size += field.size() < blobThreshold ? field.size() : 0;
-        }
-        if (size > Blob.MAX_BUFFER_BYTES) {
-            throw new IllegalArgumentException("Sample has " + size + " payload bytes below the blob threshold; an "
-                    + "l3 row holds at most " + Blob.MAX_BUFFER_BYTES);
-        }
-        ByteBuffer blob = ByteBuffer.allocate((int) size);
+    /**
+     * The row's blobs, one per blob column: each field below the blob threshold, empty for a field the sample lacks
+     * or one stored out of line.
+     */
+    private List<ByteBuffer> blobs(Sample sample) {
+        List<ByteBuffer> blobs = new ArrayList<>(payload.count());
         for (int f = 0; f < payload.count(); f++) {
             Blob field = sample.fields().get(payload.field(f));
-            if (field != null && field.size() < blobThreshold) {
-                blob.put(field.readAll());
-            }
+            blobs.add(field != null && field.size() < blobThreshold ? field.readAll() : EMPTY);
         }
-        return blob.flip();
+        return blobs;
     }
 
     /** The current part's blob file, created on first use. */

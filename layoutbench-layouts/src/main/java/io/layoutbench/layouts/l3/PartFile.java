@@ -145,7 +145,7 @@ final class PartFile implements L3Planner.Part {
         long tailStart = Math.max(0, object.size() - file.options().tailSize());
         if (pageIndexes.isPresent() && pageIndexes.get().offset() >= tailStart) {
             // The tail, fetched already, holds them: parsing costs no request.
-            parseBlobPageIndexes(opened, schema.blobColumn().orElseThrow(), where);
+            parseBlobPageIndexes(opened, schema.blobColumns(), where);
             pageIndexRequests = List.of();
         }
         // Keep the parsed footer but not the fetched tail: a copy bound to the dataset's backend holds no buffers
@@ -326,8 +326,8 @@ final class PartFile implements L3Planner.Part {
         synchronized (pageIndexLock) {
             if (pageIndexRequests == null) {
                 RecordingBackend recorder = new RecordingBackend(backend);
-                parseBlobPageIndexes(parsed.withBackend(recorder, FetchOptions.defaults()),
-                        schema.blobColumn().orElseThrow(), where);
+                parseBlobPageIndexes(parsed.withBackend(recorder, FetchOptions.defaults()), schema.blobColumns(),
+                        where);
                 pageIndexRequests = recorder.recorded();
             }
             return pageIndexRequests;
@@ -343,20 +343,22 @@ final class PartFile implements L3Planner.Part {
         return CompletableFuture.supplyAsync(() -> loadPageIndexes(backend), executor);
     }
 
-    /** The blob pages of row group {@code rowGroup}; {@link #loadPageIndexes} must have run. */
+    /** The pages of blob column {@code column} in row group {@code rowGroup}; {@link #loadPageIndexes} must have run. */
     @Override
-    public ColumnPageIndex blobPages(int rowGroup) {
+    public ColumnPageIndex blobPages(int rowGroup, String column) {
         if (pageIndexRequests == null) {
             throw new IllegalStateException("Page indexes of " + where + " are not loaded");
         }
         // Cached by the shared page-index map, so this sends no request.
-        return parsed.pageIndex(rowGroup, schema.blobColumn().orElseThrow());
+        return parsed.pageIndex(rowGroup, column);
     }
 
-    private static void parseBlobPageIndexes(ParquetObject object, String blobColumn, String where) {
+    private static void parseBlobPageIndexes(ParquetObject object, List<String> blobColumns, String where) {
         try {
             for (int rowGroup = 0; rowGroup < object.footer().rowGroups().size(); rowGroup++) {
-                object.pageIndex(rowGroup, blobColumn);
+                for (String blobColumn : blobColumns) {
+                    object.pageIndex(rowGroup, blobColumn);
+                }
             }
         } catch (ParquetFormatException e) {
             throw new CorruptDataException("Cannot read the blob page index of " + where + ": " + e.getMessage(), e);
@@ -387,7 +389,9 @@ final class PartFile implements L3Planner.Part {
         for (Column extra : schema.extraColumns()) {
             expect(footer, extra.name(), Optional.of(extra.type()), where);
         }
-        expect(footer, schema.blobColumn().orElseThrow(), Optional.empty(), where);
+        for (String blob : schema.blobColumns()) {
+            expect(footer, blob, Optional.empty(), where);
+        }
     }
 
     private static void expect(ParquetFooter footer, String name, Optional<ColumnType> type, String where) {

@@ -45,10 +45,4 @@ class L3ContractTest extends StorageLayoutContractTest {
     protected ReferenceWorkload referenceWorkload() {
         return PaperReference.tiny();
     }
-
-    /** A row's fields share one blob: a query reads them together and returns those asked for. */
-    @Override
-    protected boolean readsFieldsApart() {
-        return false;
-    }
 }
