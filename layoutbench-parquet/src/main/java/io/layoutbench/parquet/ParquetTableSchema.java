@@ -21,8 +21,8 @@ import org.apache.parquet.schema.Types;
 
 /**
  * What a Parquet table written by {@link ParquetTableWriter} holds: the columns of a {@link MetadataSchema}, each
- * under a physical name the layout chooses, then extra columns (a tar shard name, an offset), then at most one blob
- * column of sample bytes.
+ * under a physical name the layout chooses, then extra columns (a tar shard name, an offset), then the blob columns of
+ * sample bytes (one for the paper's tables, one per payload field for samples of several).
  *
  * <p>Metadata and extra columns are OPTIONAL (SQL NULL is a legal metadata value): STRING is {@code BINARY}
  * annotated UTF-8 and dictionary-encoded, BIGINT is {@code INT64}, DOUBLE is {@code DOUBLE}, BOOLEAN is

@@ -37,7 +37,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * A speech-like dataset of any schema (nullable columns of every type, two payload fields, some samples lacking
  * one) in every layout: DuckDB reads the metadata tables the layout wrote and, given the same WHERE text, counts
- * the rows the layout's query returns; the field sizes it sees add up to the bytes written.
+ * the rows the layout's query returns; the field sizes it sees add up to the bytes written; in l3 it reads each
+ * field from its own blob column.
  */
 class PayloadFieldsInDuckDbTest {
 
@@ -108,6 +109,17 @@ class PayloadFieldsInDuckDbTest {
                 assertThat(result.getLong(2)).isEqualTo(txt);
                 assertThat(result.getLong(3)).as("samples without a transcript file")
                         .isEqualTo(samples.stream().filter(s -> s.findField("txt").isEmpty()).count());
+            }
+            if (layout.equals("l3")) {
+                // Each field is a blob column of its own: DuckDB reads a transcript file as text, the clips whole.
+                try (ResultSet result = statement.executeQuery("SELECT count(*), sum(octet_length(wav_bytes))" + from
+                        + " WHERE txt_size IS NOT NULL AND decode(txt_bytes) = coalesce(transcript, '')")) {
+                    result.next();
+                    assertThat(result.getLong(1)).isEqualTo(samples.stream()
+                            .filter(s -> s.findField("txt").isPresent()).count());
+                    assertThat(result.getLong(2)).isEqualTo(samples.stream().filter(s -> s.findField("txt")
+                            .isPresent()).mapToLong(s -> s.field("wav").size()).sum());
+                }
             }
         }
     }
