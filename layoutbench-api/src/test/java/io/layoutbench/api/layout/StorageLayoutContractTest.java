@@ -605,6 +605,18 @@ public abstract class StorageLayoutContractTest {
                         long asked = samples.stream().mapToLong(sample -> sample.fields().entrySet().stream()
                                 .filter(f -> some.contains(f.getKey())).mapToLong(f -> f.getValue().size()).sum())
                                 .sum();
+                        RetrievalPlan plan;
+                        try (Dataset planned = layout().open(backend, "fields")) {
+                            plan = planned.plan(Query.parse("TRUE"), options.withFields(some));
+                        }
+                        try (Dataset cold = layout().open(backend, "fields");
+                                SampleStream coldStream = cold.query(Query.parse("TRUE"), options.withFields(some))) {
+                            coldStream.forEachRemaining(sample -> { });
+                            assertThat(coldStream.stats().transfer().bytesReceived()).as("planned bytes, %s", mode)
+                                    .isEqualTo(plan.totalBytes());
+                            assertThat(coldStream.stats().transfer().totalRequests()).as("planned requests, %s", mode)
+                                    .isEqualTo(plan.totalRequests());
+                        }
                         if (readsFieldsApart() && mode == RetrievalMode.OPTIMIZED) {
                             // Warm (the first query loaded the metadata): the fields' bytes, within the read budget
                             // and a page header or so a sample; none of the jpg bytes.
