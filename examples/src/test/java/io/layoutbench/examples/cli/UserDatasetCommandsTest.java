@@ -92,7 +92,8 @@ class UserDatasetCommandsTest {
                 "--layouts", "l2", "--data-dir", data);
         assertThat(other.exitCode()).isEqualTo(2);
         assertThat(other.errLines()).singleElement().asString().contains(" ingest: Dataset name 'a_b' is stored at "
-                + prefix + ", which holds dataset 'a/b' (from media folder " + dir.resolve("A") + "): in a prefix, characters "
+                + prefix + ", which holds dataset 'a/b' (from media folder " + dir.resolve("A")
+                + "): in a prefix, characters "
                 + "other than letters, digits, '.', '_' and '-' become '_'; choose another --name, or add --force to "
                 + "replace it");
 

@@ -41,7 +41,8 @@ import org.slf4j.LoggerFactory;
  * <p>Schema ({@link #mediaSchema()}), null where a fact does not apply or is not known: {@code filename},
  * {@code label} (without the ImageNet schema's alias {@code human_label}), {@code media_type} ({@code image},
  * {@code audio}, {@code video}, {@code text}, {@code other}), {@code format} ({@code jpeg}, {@code wav},
- * {@code mp4} ...; see {@link MediaInfo#format()}), {@code filesize_bytes}, {@code width}, {@code height}, {@code duration_seconds}
+ * {@code mp4} ...; see {@link MediaInfo#format()}), {@code filesize_bytes}, {@code width}, {@code height},
+ * {@code duration_seconds}
  * (DOUBLE), {@code sample_rate}, {@code channels}. Each sample has one payload field, {@value Sample#DATA}: the
  * whole file as {@link Blob#ofFile}, read only when the writer reads it, so a 10 GB video ingests with a small heap.
  * {@link #metadata()} reads headers only: a few KB a file.

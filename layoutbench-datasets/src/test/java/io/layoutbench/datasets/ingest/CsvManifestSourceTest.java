@@ -234,7 +234,8 @@ class CsvManifestSourceTest {
         assertFirstRecordFails("path,label,width\nimages/one.jpg,tench,wide\n",
                 "line 2, column width: 'wide' is not a whole number");
         assertFirstRecordFails("path,label,height\nimages/one.jpg,tench,0\n", "line 2, column height: 0 is below 1");
-        assertFirstRecordFails("path,label\n\"images/one.jpg,tench\n", "line 2, column 1: quoted field is never closed");
+        assertFirstRecordFails("path,label\n\"images/one.jpg,tench\n",
+                "line 2, column 1: quoted field is never closed");
     }
 
     private void assertFirstRecordFails(String text, String message) throws IOException {

@@ -30,7 +30,8 @@ public abstract class MetadataTableDataset extends ManifestDataset implements Su
             throw new CorruptDataException("Manifest of the " + layout + " dataset at '" + prefix
                     + "' names no metadata table (property metadata.key)");
         }
-        this.metadataObject = manifest.object(key).orElseThrow(() -> new CorruptDataException("Manifest of the " + layout + " dataset at '" + prefix
+        this.metadataObject = manifest.object(key).orElseThrow(() -> new CorruptDataException("Manifest of the "
+                + layout + " dataset at '" + prefix
                         + "' does not list its metadata table " + key));
         this.tableSchema = tableSchema.apply(schema());
     }

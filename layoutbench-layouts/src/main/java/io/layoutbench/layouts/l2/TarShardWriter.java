@@ -20,7 +20,8 @@ import org.apache.commons.compress.archivers.tar.TarArchiveOutputStream;
 
 /**
  * Writes one tar shard to a local file with Commons Compress, recording where each member's data starts so it
- * can be read back with one ranged GET, and the CRC32C of the whole shard as it is written, for the manifest. Members are POSIX ustar, with PAX headers for names longer than 100 bytes
+ * can be read back with one ranged GET, and the CRC32C of the whole shard as it is written, for the manifest.
+ * Members are POSIX ustar, with PAX headers for names longer than 100 bytes
  * (GNU tar and WebDataset read both). The data offset is the count of bytes written before the member's data,
  * exact because the archive stream writes whole 512-byte records as soon as they are complete.
  *

@@ -69,7 +69,7 @@ final class L3Planner {
         /** Every column chunk of row group {@code rowGroup}, in file order: what paper mode reads. */
         List<ByteRange> chunkRanges(int rowGroup);
 
-        /** Blob column {@code column}'s page index of row group {@code rowGroup}; the part's page indexes are loaded. */
+        /** Blob column {@code column}'s page index of row group {@code rowGroup}, once the page indexes are loaded. */
         ColumnPageIndex blobPages(int rowGroup, String column);
     }
 

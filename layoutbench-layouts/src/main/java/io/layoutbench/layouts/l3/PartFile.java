@@ -343,7 +343,7 @@ final class PartFile implements L3Planner.Part {
         return CompletableFuture.supplyAsync(() -> loadPageIndexes(backend), executor);
     }
 
-    /** The pages of blob column {@code column} in row group {@code rowGroup}; {@link #loadPageIndexes} must have run. */
+    /** The pages of blob column {@code column} in row group {@code rowGroup}, once {@link #loadPageIndexes} ran. */
     @Override
     public ColumnPageIndex blobPages(int rowGroup, String column) {
         if (pageIndexRequests == null) {

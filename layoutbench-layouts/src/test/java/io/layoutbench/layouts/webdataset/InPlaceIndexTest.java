@@ -51,7 +51,8 @@ class InPlaceIndexTest {
             random.nextBytes(jpg);
             files.put(key + ".jpg", jpg);
             files.put(key + ".json", ("{\"label\": \"" + (i % 3 == 0 ? "cat" : "dog") + "\", \"width\": " + (100 + i)
-                    + ", \"score\": " + (i / 4.0) + ", \"ok\": " + (i % 2 == 0) + "}").getBytes(StandardCharsets.UTF_8));
+                    + ", \"score\": " + (i / 4.0) + ", \"ok\": " + (i % 2 == 0) + "}")
+                    .getBytes(StandardCharsets.UTF_8));
             if (i % 4 != 3) {
                 files.put(key + ".cls", Integer.toString(i % 3).getBytes(StandardCharsets.UTF_8));
             }
