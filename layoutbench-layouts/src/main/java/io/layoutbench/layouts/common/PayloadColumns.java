@@ -17,9 +17,11 @@ import java.util.List;
  * <p>A dataset with the one field {@value Sample#DATA} (the LayoutBench datasets) keeps the paper's tables column for
  * column: {@code crc32c}, the size in {@code filesize_bytes} (or {@code data_size}), L2's {@code data_offset}, and
  * a sample stored under its name. With several fields each field {@code f} has columns {@code f_crc32c},
- * {@code f_size} (NULL where a sample lacks the field) and {@code f_offset}, {@code f} written with every character
- * but letters, digits and {@code _} as {@code _} ({@code seg.png} gives {@code seg_png_size}); a field's stored copy
- * is named {@code <sample name>.<field>}, as WebDataset names tar members.
+ * {@code f_size} (NULL where a sample lacks the field) and {@code f_offset} (l3: {@code f_bytes} and
+ * {@code f_blob_offset}), {@code f} written with every character but letters, digits and {@code _} as {@code _}
+ * ({@code seg.png} gives {@code seg_png_size}; a name starting with a digit gets an {@code f} in front: {@code 3d}
+ * gives {@code f3d_size}); a field's stored copy is named {@code <sample name>.<field>}, as WebDataset names tar
+ * members.
  *
  * <pre>{@code
  * PayloadColumns payload = PayloadColumns.of(schema);
