@@ -112,9 +112,10 @@ public final class ParquetTableWriter implements Closeable {
      *                    table has a blob column and null otherwise
      */
     public void write(MetadataRow metadata, List<?> extraValues, ByteBuffer blob) {
-        if (blob == null && !schema.blobColumns().isEmpty()) {
-            throw new IllegalArgumentException("Row " + rowCount + " of " + target + " has no blob but the table has "
-                    + "the blob columns " + schema.blobColumns());
+        if ((blob == null) != schema.blobColumns().isEmpty()) {
+            throw new IllegalArgumentException("Row " + rowCount + " of " + target + (blob == null
+                    ? " has no blob but the table has the blob columns " + schema.blobColumns()
+                    : " has a blob but the table has no blob column"));
         }
         writeRow(metadata, extraValues, blob == null ? List.of() : List.of(blob));
     }
