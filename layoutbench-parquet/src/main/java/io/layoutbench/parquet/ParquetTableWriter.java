@@ -114,7 +114,8 @@ public final class ParquetTableWriter implements Closeable {
     public void write(MetadataRow metadata, List<?> extraValues, ByteBuffer blob) {
         if ((blob == null) != schema.blobColumns().isEmpty()) {
             throw new IllegalArgumentException("Row " + rowCount + " of " + target + (blob == null
-                    ? " has no blob but the table has the blob columns " + schema.blobColumns()
+                    ? " has no blob but the table has the blob column" + (schema.blobColumns().size() == 1
+                            ? " " + schema.blobColumns().get(0) : "s " + schema.blobColumns())
                     : " has a blob but the table has no blob column"));
         }
         writeRow(metadata, extraValues, blob == null ? List.of() : List.of(blob));
