@@ -53,4 +53,14 @@ class ExamplesSmokeTest {
         assertThat(out).contains("Embedded S3 server at http://127.0.0.1:").contains("l2: 1030 samples")
                 .containsPattern("optimized Q8 +185 samples");
     }
+
+    @Test
+    void ownDatasetExampleReadsSomeFieldsIndexesInPlaceAndReadsPartOfALargeField() throws Exception {
+        OwnDatasetExample.main(new String[0]);
+
+        String out = captured.toString(StandardCharsets.UTF_8);
+        assertThat(out).contains("Transcripts of the long clips:")
+                .containsPattern("Indexed \\d+ shards in place: 20 samples with fields \\[wav, txt\\]")
+                .contains("Read 1048576 bytes of a 96 MiB video at 40 MiB: 1048576 bytes moved");
+    }
 }
