@@ -77,8 +77,10 @@ public interface ObjectBackend extends AutoCloseable {
     void delete(String key);
 
     /**
-     * A view of this backend that shares its connections and state but counts requests into {@code metrics}.
-     * Closing the view does not close this backend.
+     * A view of this backend that shares its connections and state but counts requests into {@code metrics}
+     * instead of this backend's metrics (a view of a view counts into the newest only). Datasets count each query
+     * into a view of their own: read a query's traffic from its {@code SampleStream.stats()}. Closing the view does
+     * not close this backend.
      */
     ObjectBackend withMetrics(RequestMetrics metrics);
 
