@@ -157,7 +157,8 @@ final class ParquetManifestReader implements ManifestReader {
 
     /** The codecs {@link CommonDecompressor} reads. */
     private static final java.util.Set<CompressionCodecName> READABLE_CODECS = java.util.EnumSet.of(
-            CompressionCodecName.UNCOMPRESSED, CompressionCodecName.SNAPPY, CompressionCodecName.GZIP);
+            CompressionCodecName.UNCOMPRESSED, CompressionCodecName.SNAPPY, CompressionCodecName.GZIP,
+            CompressionCodecName.ZSTD);
 
     /** Refuses, before any row is read, a column read that is of no metadata type or compressed. */
     private void checkReadable() {
@@ -174,7 +175,7 @@ final class ParquetManifestReader implements ManifestReader {
                 if (!READABLE_CODECS.contains(chunk.codec())) {
                     throw new IngestException(manifest + ": column '" + name + "' is compressed with "
                             + chunk.codec() + " (row group " + rowGroup.index() + "); a Parquet manifest is read "
-                            + "uncompressed or compressed with SNAPPY or GZIP (pyarrow: compression='snappy')");
+                            + "uncompressed or compressed with SNAPPY, ZSTD or GZIP (pyarrow: compression='snappy')");
                 }
             }
         }

@@ -16,14 +16,14 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** A Parquet manifest as DuckDB writes it (Snappy pages by default, or GZIP) reads like an uncompressed one. */
+/** A Parquet manifest as DuckDB writes it (Snappy pages by default, ZSTD or GZIP) reads as an uncompressed one. */
 class ParquetManifestFromDuckDbTest {
 
     @TempDir
     Path dir;
 
     @ParameterizedTest
-    @ValueSource(strings = {"snappy", "gzip", "uncompressed"})
+    @ValueSource(strings = {"snappy", "zstd", "gzip", "uncompressed"})
     void aCompressedManifestIsReadWithItsTypes(String codec) throws Exception {
         for (int i = 0; i < 3; i++) {
             Files.write(dir.resolve("clip" + i + ".wav"), new byte[100 + i]);
