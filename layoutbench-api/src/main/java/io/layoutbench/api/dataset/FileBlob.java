@@ -1,5 +1,6 @@
 package io.layoutbench.api.dataset;
 
+import io.layoutbench.api.internal.SlicedIo;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -20,7 +21,8 @@ record FileBlob(Path file, long size) implements Blob {
                         + " bytes while it was being read");
             }
             while (buffer.hasRemaining()) {
-                if (channel.read(buffer, offset + buffer.position()) < 0) {
+                // Sliced: a heap buffer handed to the channel whole would cache a direct buffer of its size.
+                if (SlicedIo.read(channel, buffer, offset + buffer.position()) < 0) {
                     throw new IllegalStateException(file + " ended at " + (offset + buffer.position())
                             + " bytes, before the " + size + " it had");
                 }

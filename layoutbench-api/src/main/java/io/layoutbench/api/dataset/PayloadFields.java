@@ -2,7 +2,6 @@ package io.layoutbench.api.dataset;
 
 import static java.util.Objects.requireNonNull;
 
-import java.util.regex.Pattern;
 
 /**
  * The rule for payload field names: what WebDataset calls a member's extension ({@code jpg}, {@code json},
@@ -15,7 +14,7 @@ import java.util.regex.Pattern;
  */
 public final class PayloadFields {
 
-    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_.-]{0,63}");
+    private static final int MAX_LENGTH = 64;
 
     private PayloadFields() {
     }
@@ -27,10 +26,29 @@ public final class PayloadFields {
      */
     public static String check(String name) {
         requireNonNull(name, "payload field name is null");
-        if (!NAME.matcher(name).matches()) {
+        if (!valid(name)) {
             throw new IllegalArgumentException("Invalid payload field name '" + name + "': use 1 to 64 letters, "
                     + "digits, '_', '-' and '.', starting with a letter or digit (a WebDataset extension, e.g. jpg)");
         }
         return name;
+    }
+
+    /** The rule as a loop, not a regular expression: every sample a query returns checks its fields' names. */
+    private static boolean valid(String name) {
+        int length = name.length();
+        if (length == 0 || length > MAX_LENGTH || !letterOrDigit(name.charAt(0))) {
+            return false;
+        }
+        for (int i = 1; i < length; i++) {
+            char c = name.charAt(i);
+            if (!letterOrDigit(c) && c != '_' && c != '.' && c != '-') {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean letterOrDigit(char c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
     }
 }

@@ -149,19 +149,6 @@ public abstract class StorageLayoutContractTest {
     }
 
     /**
-     * Whether a query asking for some payload fields reads only their bytes (true, every library layout), or reads
-     * a sample's fields together and returns those asked for (false).
-     */
-    protected boolean readsFieldsApart() {
-        return true;
-    }
-
-    /** Whether a field of at least the query's lazy size comes back lazily read rather than read whole. */
-    protected boolean readsLargeFieldsLazily() {
-        return true;
-    }
-
-    /**
      * Bytes a ranged read of part of a lazily read field may transfer beyond 10% over what it asks for: 0, or the
      * whole units a store checks its checksums over (two, one at each end of the range).
      */
@@ -617,7 +604,7 @@ public abstract class StorageLayoutContractTest {
                             assertThat(coldStream.stats().transfer().totalRequests()).as("planned requests, %s", mode)
                                     .isEqualTo(plan.totalRequests());
                         }
-                        if (readsFieldsApart() && mode == RetrievalMode.OPTIMIZED) {
+                        if (mode == RetrievalMode.OPTIMIZED) {
                             // Warm (the first query loaded the metadata): the fields' bytes, within the read budget
                             // and a page header or so a sample; none of the jpg bytes.
                             assertThat(stream.stats().transfer().bytesReceived()).as("bytes of the fields asked for")
@@ -640,7 +627,7 @@ public abstract class StorageLayoutContractTest {
 
     @Test
     void aLargeFieldComesBackLazilyAndAPartOfItCostsAboutItsBytes() {
-        assumeTrue(storesSeveralFields() && readsLargeFieldsLazily(), "the layout reads every field whole");
+        assumeTrue(storesSeveralFields(), "the layout stores one payload field");
         Random random = new Random(17);
         byte[] large = bytes(random, 3 << 20);
         MetadataSchema schema = CUSTOM.withPayloadFields(List.of("mp4", "txt"));

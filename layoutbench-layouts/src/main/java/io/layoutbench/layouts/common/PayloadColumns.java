@@ -179,15 +179,15 @@ public final class PayloadColumns {
         return sizes;
     }
 
-    /** Each field's checksums from a metadata table: {@code checksums[field][row]}. */
-    public int[][] checksums(ColumnsOfTable table) {
-        int[][] checksums = new int[count()][];
+    /**
+     * Each field's checksums from a metadata table as stored (unsigned, what {@link
+     * io.layoutbench.layouts.retrieval.FieldRead#crc32c()} takes), {@code -1} where a row lacks the field:
+     * {@code checksums[field][row]}. The table's arrays, not copies, where they hold no NULL.
+     */
+    public long[][] checksums(ColumnsOfTable table) {
+        long[][] checksums = new long[count()][];
         for (int f = 0; f < count(); f++) {
-            long[] stored = table.longsOrMinusOne(checksum(f));
-            checksums[f] = new int[stored.length];
-            for (int row = 0; row < stored.length; row++) {
-                checksums[f][row] = MetadataParquet.crc(stored[row]);
-            }
+            checksums[f] = table.longsOrMinusOne(checksum(f));
         }
         return checksums;
     }

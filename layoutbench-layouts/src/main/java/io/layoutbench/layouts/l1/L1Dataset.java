@@ -2,12 +2,10 @@ package io.layoutbench.layouts.l1;
 
 import io.layoutbench.api.backend.CorruptDataException;
 import io.layoutbench.api.backend.ObjectBackend;
-import io.layoutbench.api.dataset.MetadataRow;
 import io.layoutbench.api.layout.PlannedRequest;
 import io.layoutbench.api.layout.QueryOptions;
 import io.layoutbench.api.predicate.BoundQuery;
 import io.layoutbench.api.predicate.Selection;
-import io.layoutbench.layouts.common.MetadataParquet;
 import io.layoutbench.layouts.common.MetadataTable;
 import io.layoutbench.layouts.common.MetadataTableDataset;
 import io.layoutbench.layouts.common.PayloadColumns;
@@ -48,31 +46,35 @@ final class L1Dataset extends MetadataTableDataset {
         Selection rows = query.select(table.columns());
         int[] fields = payload.indexesOf(options.fieldsOf(schema()));
         long[][] sizes = payload.sizes(table);
-        int[][] crcs = payload.checksums(table);
+        long[][] crcs = payload.checksums(table);
         List<ReadTask> tasks = new ArrayList<>(rows.size());
         long bytes = 0;
         for (int i = 0; i < rows.size(); i++) {
             int row = rows.get(i);
             String name = keys.key(table.columns(), row);
-            List<FieldRead> reads = new ArrayList<>(fields.length);
             List<PlannedRequest> requests = new ArrayList<>(fields.length);
             for (int f : fields) {
-                if (sizes[f][row] < 0) {
-                    continue;   // the sample lacks the field
+                if (sizes[f][row] >= 0 && sizes[f][row] < options.lazyFieldBytes()) {
+                    requests.add(L1Reads.read(samplesPrefix, name + payload.suffix(f), sizes[f][row]));
                 }
-                PlannedRequest request = L1Reads.read(samplesPrefix, name + payload.suffix(f), sizes[f][row]);
-                FieldRead read = new FieldRead(payload.field(f), request.key(), 0, sizes[f][row],
-                        MetadataParquet.stored(crcs[f][row]));
-                reads.add(read);
-                if (SampleTask.eager(read, options.lazyFieldBytes())) {
-                    requests.add(request);
-                }
-                bytes += sizes[f][row];
+                bytes += Math.max(0, sizes[f][row]);
             }
-            MetadataRow metadata = table.columns().row(row);
-            tasks.add(SampleTask.of(requests, List.of(new SampleRead(metadata, name, reads)),
+            tasks.add(SampleTask.of(requests, () -> List.of(sampleRead(table, row, name, fields, sizes, crcs)),
                     options.lazyFieldBytes()));
         }
         return new Planned(table.loadRequests(), tasks, rows.size(), bytes);
+    }
+
+    /** Where each asked field of row {@code row} lies: its own object, whole. */
+    private SampleRead sampleRead(MetadataTable table, int row, String name, int[] fields, long[][] sizes,
+            long[][] crcs) {
+        List<FieldRead> reads = new ArrayList<>(fields.length);
+        for (int f : fields) {
+            if (sizes[f][row] >= 0) {   // else the sample lacks the field
+                PlannedRequest whole = L1Reads.read(samplesPrefix, name + payload.suffix(f), sizes[f][row]);
+                reads.add(new FieldRead(payload.field(f), whole.key(), 0, sizes[f][row], crcs[f][row]));
+            }
+        }
+        return new SampleRead(table.columns().row(row), name, reads);
     }
 }

@@ -6,7 +6,6 @@ import io.layoutbench.api.layout.PlannedRequest;
 import io.layoutbench.api.layout.QueryOptions;
 import io.layoutbench.api.predicate.BoundQuery;
 import io.layoutbench.api.predicate.Selection;
-import io.layoutbench.layouts.common.MetadataParquet;
 import io.layoutbench.layouts.common.MetadataTable;
 import io.layoutbench.layouts.common.MetadataTableDataset;
 import io.layoutbench.layouts.common.PayloadColumns;
@@ -45,64 +44,77 @@ final class L2Dataset extends MetadataTableDataset {
         Selection rows = query.select(table.columns());
         int[] fields = payload.indexesOf(options.fieldsOf(schema()));
         TableLocations locations = new TableLocations(table, payload, checksummed);
-        // The items to read, in dataset order, and each matching sample's fields (lazy ones are not read).
+        // The items to read, in dataset order (lazy fields are not read).
         int[] items = new int[Math.multiplyExact(rows.size(), fields.length)];
         int itemCount = 0;
-        SampleRead[] samples = new SampleRead[rows.size()];
         long bytes = 0;
         for (int i = 0; i < rows.size(); i++) {
             int row = rows.get(i);
-            List<FieldRead> reads = new ArrayList<>(fields.length);
             for (int f : fields) {
                 int item = locations.item(row, f);
-                if (locations.size(item) < 0) {
-                    continue;   // the sample lacks the field
-                }
-                FieldRead read = new FieldRead(payload.field(f), locations.shardKey(locations.shard(item)),
-                        locations.offset(item), locations.size(item), locations.crc(item));
-                reads.add(read);
-                bytes += read.size();
-                if (SampleTask.eager(read, options.lazyFieldBytes())) {
+                long size = locations.size(item);
+                bytes += Math.max(0, size);
+                if (size >= 0 && size < options.lazyFieldBytes()) {
                     items[itemCount++] = item;
                 }
             }
-            samples[i] = new SampleRead(table.columns().row(row), keys.describe(table.columns(), row), reads);
         }
         L2Reads.Plan plan = L2Reads.plan(Arrays.copyOf(items, itemCount), locations, options);
-        return new Planned(table.loadRequests(), tasks(plan, rows, samples, locations, options), rows.size(), bytes);
+        return new Planned(table.loadRequests(), tasks(plan, table, rows, fields, locations, options), rows.size(),
+                bytes);
     }
 
     /**
      * The plan's reads as tasks, in dataset order: a read with the samples whose fields it holds, joined with the
-     * next read when a sample's fields span both (so a task returns whole samples).
+     * next read when a sample's fields span both (so a task returns whole samples). A task describes its samples
+     * only when it runs.
      */
-    private static List<ReadTask> tasks(L2Reads.Plan plan, Selection rows, SampleRead[] samples,
+    private List<ReadTask> tasks(L2Reads.Plan plan, MetadataTable table, Selection rows, int[] fields,
             TableLocations locations, QueryOptions options) {
         List<ReadTask> tasks = new ArrayList<>(plan.reads().size());
         List<PlannedRequest> requests = new ArrayList<>();
-        List<SampleRead> served = new ArrayList<>();
-        int next = 0;   // the next sample to hand to a task
+        int from = 0;   // the first sample (position in rows) not handed to a task yet
+        int next = 0;
         int lastRow = -1;
         for (L2Reads.Read read : plan.reads()) {
             int firstRow = locations.row(read.items()[0]);
             if (!requests.isEmpty() && firstRow != lastRow) {
-                tasks.add(SampleTask.of(requests, served, options.lazyFieldBytes()));
+                tasks.add(task(requests, table, rows, from, next, fields, locations, options));
                 requests = new ArrayList<>();
-                served = new ArrayList<>();
+                from = next;
             }
             requests.add(read.request());
             lastRow = locations.row(read.items()[read.items().length - 1]);
-            while (next < samples.length && rows.get(next) <= lastRow) {
-                served.add(samples[next++]);
+            while (next < rows.size() && rows.get(next) <= lastRow) {
+                next++;
             }
         }
-        while (next < samples.length) {
-            served.add(samples[next++]);   // samples whose fields are all lazily read
-        }
-        if (!served.isEmpty()) {
-            tasks.add(SampleTask.of(requests, served, options.lazyFieldBytes()));
+        // The rest: samples whose fields are all lazily read.
+        if (rows.size() > from) {
+            tasks.add(task(requests, table, rows, from, rows.size(), fields, locations, options));
         }
         return tasks;
+    }
+
+    /** A task sending {@code requests} and returning the samples at positions [from, to) of {@code rows}. */
+    private ReadTask task(List<PlannedRequest> requests, MetadataTable table, Selection rows, int from, int to,
+            int[] fields, TableLocations locations, QueryOptions options) {
+        return SampleTask.of(requests, () -> {
+            List<SampleRead> samples = new ArrayList<>(to - from);
+            for (int i = from; i < to; i++) {
+                int row = rows.get(i);
+                List<FieldRead> reads = new ArrayList<>(fields.length);
+                for (int f : fields) {
+                    int item = locations.item(row, f);
+                    if (locations.size(item) >= 0) {   // else the sample lacks the field
+                        reads.add(new FieldRead(payload.field(f), locations.shardKey(locations.shard(item)),
+                                locations.offset(item), locations.size(item), locations.crc(item)));
+                    }
+                }
+                samples.add(new SampleRead(table.columns().row(row), keys.describe(table.columns(), row), reads));
+            }
+            return samples;
+        }, options.lazyFieldBytes());
     }
 
     /**
@@ -114,7 +126,7 @@ final class L2Dataset extends MetadataTableDataset {
         final int[] shardIds;
         final long[][] offsets;
         final long[][] sizes;
-        final int[][] crcs;
+        final long[][] crcs;
         final boolean checksummed;
         final ColumnVector.Strings shards;
 
@@ -159,9 +171,9 @@ final class L2Dataset extends MetadataTableDataset {
             return shards.dictionary().get(id);
         }
 
+        /** The field's checksum as stored, or none for shards indexed in place. */
         long crc(int item) {
-            return checksummed ? MetadataParquet.stored(crcs[item % fieldCount][item / fieldCount])
-                    : FieldRead.NO_CHECKSUM;
+            return checksummed ? crcs[item % fieldCount][item / fieldCount] : FieldRead.NO_CHECKSUM;
         }
     }
 }

@@ -14,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
 
 /**
  * A read task that sends its requests side by side and cuts the samples' fields out of their bytes, each field's
@@ -22,23 +23,29 @@ import java.util.concurrent.CompletableFuture;
  * its own GET; L2 reads fields of nearby samples with one ranged GET.
  *
  * <pre>{@code
- * ReadTask task = SampleTask.of(List.of(get), List.of(new SampleRead(row, name, fields)), options.lazyFieldBytes());
+ * ReadTask task = SampleTask.of(List.of(get), () -> List.of(new SampleRead(row, name, fields)),
+ *         options.lazyFieldBytes());
  * }</pre>
  */
 public final class SampleTask implements ReadTask {
 
     private final List<PlannedRequest> requests;
-    private final List<SampleRead> samples;
+    private final Supplier<List<SampleRead>> samples;
     private final long lazyFieldBytes;
 
-    private SampleTask(List<PlannedRequest> requests, List<SampleRead> samples, long lazyFieldBytes) {
+    private SampleTask(List<PlannedRequest> requests, Supplier<List<SampleRead>> samples, long lazyFieldBytes) {
         this.requests = List.copyOf(requests);
-        this.samples = List.copyOf(samples);
+        this.samples = samples;
         this.lazyFieldBytes = lazyFieldBytes;
     }
 
-    /** A task sending {@code requests} and returning {@code samples}, fields of {@code lazyFieldBytes} or more lazy. */
-    public static SampleTask of(List<PlannedRequest> requests, List<SampleRead> samples, long lazyFieldBytes) {
+    /**
+     * A task sending {@code requests} and returning the samples {@code samples} describes when the task runs (so a
+     * plan of a million samples holds no object per sample until its task runs); fields of {@code lazyFieldBytes}
+     * or more are lazy.
+     */
+    public static SampleTask of(List<PlannedRequest> requests, Supplier<List<SampleRead>> samples,
+            long lazyFieldBytes) {
         requireNonNull(requests, "requests is null");
         requireNonNull(samples, "samples is null");
         return new SampleTask(requests, samples, lazyFieldBytes);
@@ -72,8 +79,9 @@ public final class SampleTask implements ReadTask {
     }
 
     private List<Sample> decode(ObjectBackend backend, List<ByteBuffer> buffers) {
-        List<Sample> result = new ArrayList<>(samples.size());
-        for (SampleRead sample : samples) {
+        List<SampleRead> reads = samples.get();
+        List<Sample> result = new ArrayList<>(reads.size());
+        for (SampleRead sample : reads) {
             Map<String, Blob> fields = new LinkedHashMap<>();
             for (FieldRead field : sample.fields()) {
                 fields.put(field.field(), eager(field, lazyFieldBytes)
@@ -93,11 +101,12 @@ public final class SampleTask implements ReadTask {
                 ByteBuffer data = buffers.get(r);
                 ByteBuffer bytes = data.duplicate();
                 bytes.position(data.position() + (int) start).limit(data.position() + (int) (start + field.size()));
-                String where = request.kind() == RequestKind.GET ? field.key()
-                        : field.key() + " at offset " + field.offset();
-                String name = sample.fields().size() == 1 && field.field().equals(Sample.DATA) ? sample.name()
-                        : sample.name() + "' field '" + field.field();
-                if (field.checksummed()) {
+                if (field.checksummed() && SampleChecksum.of(bytes) != (int) field.crc32c()) {
+                    // The names are built only for the error, not for every field read.
+                    String where = request.kind() == RequestKind.GET ? field.key()
+                            : field.key() + " at offset " + field.offset();
+                    String name = sample.fields().size() == 1 && field.field().equals(Sample.DATA) ? sample.name()
+                            : sample.name() + "' field '" + field.field();
                     SampleChecksum.verify(bytes, (int) field.crc32c(), name, where);
                 }
                 return bytes.slice();
