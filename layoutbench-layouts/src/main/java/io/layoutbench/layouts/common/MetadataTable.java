@@ -94,18 +94,8 @@ public final class MetadataTable implements PayloadColumns.ColumnsOfTable {
     /** A BIGINT column's values with NULL as -1 (a size or checksum of a field a sample lacks). */
     @Override
     public long[] longsOrMinusOne(String column) {
-        ColumnVector values = raw.column(column);
-        long[] longs = longs(column);
-        if (!values.hasNulls()) {
-            return longs;
-        }
-        long[] copy = longs.clone();
-        for (int row = 0; row < copy.length; row++) {
-            if (values.isNull(row)) {
-                copy[row] = -1;
-            }
-        }
-        return copy;
+        longs(column);   // checks the type, naming the column
+        return PayloadColumns.orMinusOne((ColumnVector.Longs) raw.column(column));
     }
 
     /** A STRING extra column's values, e.g. {@code shard}. */

@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import io.layoutbench.api.dataset.Blob;
 import io.layoutbench.api.dataset.ColumnType;
+import io.layoutbench.api.dataset.ColumnVector;
 import io.layoutbench.api.dataset.MetadataSchema;
 import io.layoutbench.api.dataset.Sample;
 import io.layoutbench.parquet.ParquetTableSchema;
@@ -190,6 +191,23 @@ public final class PayloadColumns {
             checksums[f] = table.longsOrMinusOne(checksum(f));
         }
         return checksums;
+    }
+
+    /**
+     * A BIGINT column's values with NULL (a field a row lacks) as -1: its own array where it holds no NULL, else a
+     * copy. Sizes, offsets and stored checksums are never negative, so -1 is free.
+     */
+    public static long[] orMinusOne(ColumnVector.Longs values) {
+        if (!values.hasNulls()) {
+            return values.values();
+        }
+        long[] copy = values.values().clone();
+        for (int row = 0; row < copy.length; row++) {
+            if (values.isNull(row)) {
+                copy[row] = -1;
+            }
+        }
+        return copy;
     }
 
     /** A table's BIGINT columns by name, NULL read as -1: a metadata table or an L3 row group. */

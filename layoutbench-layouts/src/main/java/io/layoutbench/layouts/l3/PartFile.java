@@ -294,13 +294,7 @@ final class PartFile implements L3Planner.Part {
         if (!(columns.column(name) instanceof ColumnVector.Longs values)) {
             throw new CorruptDataException("Column " + name + " of " + group + " is not a BIGINT column");
         }
-        long[] copy = values.values().clone();
-        for (int row = 0; row < copy.length; row++) {
-            if (values.isNull(row)) {
-                copy[row] = -1;
-            }
-        }
-        return copy;
+        return PayloadColumns.orMinusOne(values);
     }
 
     /** A BIGINT column that every sample needs a value of. */
