@@ -7,6 +7,7 @@ import io.layoutbench.api.layout.QueryOptions;
 import io.layoutbench.api.predicate.BoundQuery;
 import io.layoutbench.api.predicate.Selection;
 import io.layoutbench.layouts.common.ManifestDataset;
+import io.layoutbench.layouts.common.PreparedResult;
 import io.layoutbench.layouts.common.SampleChecksum;
 import io.layoutbench.layouts.manifest.ManifestObject;
 import io.layoutbench.layouts.retrieval.ReadTask;
@@ -35,7 +36,7 @@ final class OneObjectDataset extends ManifestDataset {
     }
 
     @Override
-    protected Planned plan(ObjectBackend reads, BoundQuery query, QueryOptions options) {
+    protected PreparedResult prepare(ObjectBackend reads, BoundQuery query, QueryOptions options) {
         Loaded metadata = load(reads);
         OneObjectFormat.Block block = metadata.block();
         Selection rows = query.select(block.table());
@@ -45,7 +46,7 @@ final class OneObjectDataset extends ManifestDataset {
             payload += block.sizes()[rows.get(i)];
         }
         if (!rows.isEmpty()) {
-            tasks.add(ReadTask.single(OneObjectModel.scan(object.key(), block.payloadEnd()), data -> {
+            tasks.add(ReadTask.single(OneObjectModel.scan(object.key(), block.payloadEnd()), rows.size(), data -> {
                 List<Sample> samples = new ArrayList<>(rows.size());
                 for (int i = 0; i < rows.size(); i++) {
                     int row = rows.get(i);
@@ -58,7 +59,9 @@ final class OneObjectDataset extends ManifestDataset {
                 return samples;
             }));
         }
-        return new Planned(metadata.reads(), tasks, rows.size(), payload);
+        // One GET reads every match: a read of some of them reads the object and keeps those.
+        return PreparedResult.ofTasks(backend, resultId(query, options), options, metadata.reads(),
+                metadata.reads().size(), tasks, payload);
     }
 
     private Loaded load(ObjectBackend reads) {

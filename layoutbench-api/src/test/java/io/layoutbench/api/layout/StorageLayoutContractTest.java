@@ -383,6 +383,77 @@ public abstract class StorageLayoutContractTest {
     }
 
     @Test
+    void aPreparedQueryReadsAnyRangesOfItsResultAsItsPlanSays() {
+        ReferenceWorkload workload = referenceWorkload();
+        Random random = new java.util.Random(7);
+        try (Dataset dataset = layout().open(referenceBackend, "reference")) {
+            assertThat(dataset).as("every layout prepares queries").isInstanceOf(SupportsPreparedQueries.class);
+            for (Map.Entry<String, String> q : workload.queries().entrySet()) {
+                Query query = Query.parse(q.getValue(), workload.schema());
+                List<Expected> expected = select(reference, query, workload.schema());
+                for (RetrievalMode mode : RetrievalMode.values()) {
+                    String what = q.getKey() + " " + mode;
+                    PreparedQuery prepared = ((SupportsPreparedQueries) dataset).prepare(query, options(mode));
+                    assertThat(prepared.samples()).as(what).isEqualTo(expected.size());
+                    RetrievalPlan whole = dataset.plan(query, options(mode));
+                    RetrievalPlan all = prepared.plan(prepared.all());
+                    assertThat(all.dataRequests()).as(what + ": the whole result reads as the query")
+                            .isEqualTo(whole.dataRequests());
+                    assertThat(all.payloadBytes()).as(what).isEqualTo(whole.payloadBytes());
+                    assertThat(prepared.resultId()).as(what)
+                            .isEqualTo(((SupportsPreparedQueries) dataset).prepare(query, options(mode)).resultId())
+                            .isNotEqualTo(((SupportsPreparedQueries) dataset)
+                                    .prepare(query.withLimit(expected.size() + 1), options(mode)).resultId());
+                    // Units start at 0, ascend, and their reads together are the query's.
+                    long unitBytes = 0;
+                    for (int u = 0; u < prepared.unitCount(); u++) {
+                        assertThat(prepared.unitStart(u)).as(what).isLessThan(prepared.samples())
+                                .isGreaterThan(u == 0 ? -1 : prepared.unitStart(u - 1));
+                        unitBytes += prepared.unitBytes(u);
+                    }
+                    assertThat(prepared.unitCount() == 0 ? 0 : prepared.unitStart(0)).as(what).isZero();
+                    assertThat(unitBytes).as(what).isEqualTo(whole.dataRequests().stream()
+                            .mapToLong(PlannedRequest::bytes).sum());
+                    for (int trial = 0; trial < 4; trial++) {
+                        List<ResultRange> ranges = randomRanges(random, expected.size());
+                        List<Expected> wanted = new ArrayList<>();
+                        ranges.forEach(r -> wanted.addAll(expected.subList((int) r.from(), (int) r.to())));
+                        RetrievalPlan plan = prepared.plan(ranges);
+                        List<Expected> returned = new ArrayList<>();
+                        try (SampleStream samples = prepared.read(ranges)) {
+                            samples.forEachRemaining(sample -> returned.add(expected(sample)));
+                            MetricsSnapshot transfer = samples.stats().transfer();
+                            assertThat(transfer.bytesReceived()).as(what + " " + ranges + ": bytes")
+                                    .isEqualTo(plan.dataRequests().stream().mapToLong(PlannedRequest::bytes).sum());
+                            assertThat(transfer.totalRequests()).as(what + " " + ranges + ": requests")
+                                    .isEqualTo(plan.dataRequests().size());
+                        }
+                        assertThat(returned).as(what + " " + ranges).containsExactlyElementsOf(wanted);
+                        assertThat(plan.samples()).as(what + " " + ranges).isEqualTo(wanted.size());
+                        assertThat(plan.payloadBytes()).as(what + " " + ranges)
+                                .isEqualTo(wanted.stream().mapToLong(Expected::size).sum());
+                    }
+                    assertThatThrownBy(() -> prepared.read(List.of(new ResultRange(0, prepared.samples() + 1))))
+                            .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("ends past");
+                }
+            }
+        }
+    }
+
+    /** Up to three ascending, apart ranges of a result of {@code samples}, or none of an empty one. */
+    private static List<ResultRange> randomRanges(Random random, int samples) {
+        List<ResultRange> ranges = new ArrayList<>();
+        int position = 0;
+        for (int i = 0; i < 3 && position < samples; i++) {
+            int from = position + random.nextInt(Math.max(1, (samples - position) / 2));
+            int to = Math.min(samples, from + 1 + random.nextInt(Math.max(1, samples / 3)));
+            ranges.add(new ResultRange(from, to));
+            position = to + 1;
+        }
+        return ranges;
+    }
+
+    @Test
     void aDamagedObjectIsNamedOrRepairedNeverReturned() {
         try (ObjectBackend backend = newBackend()) {
             // Samples of 16 to 64 KB: the largest object of the dataset holds sample bytes in any layout.

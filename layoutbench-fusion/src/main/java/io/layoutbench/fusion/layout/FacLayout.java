@@ -10,11 +10,13 @@ import io.layoutbench.api.dataset.Sample;
 import io.layoutbench.api.layout.Dataset;
 import io.layoutbench.api.layout.DatasetSummary;
 import io.layoutbench.api.layout.DatasetWriter;
+import io.layoutbench.api.layout.PreparedQuery;
 import io.layoutbench.api.layout.QueryOptions;
 import io.layoutbench.api.layout.RetrievalPlan;
 import io.layoutbench.api.layout.SampleStream;
 import io.layoutbench.api.layout.StorageLayout;
 import io.layoutbench.api.layout.StorageLayouts;
+import io.layoutbench.api.layout.SupportsPreparedQueries;
 import io.layoutbench.api.predicate.Query;
 import io.layoutbench.fusion.store.FacBackend;
 import io.layoutbench.fusion.store.FacOptions;
@@ -254,14 +256,14 @@ public final class FacLayout implements StorageLayout {
         }
     }
 
-    /** The L3 dataset over FAC, closing the FAC backend the layout opened for it. */
     /** An L3 summary of a dataset stored here, which is a fac dataset: the L3 manifest is fac's own. */
     private static DatasetSummary asFac(DatasetSummary l3) {
         return new DatasetSummary(NAME, l3.prefix(), l3.sampleCount(), l3.payloadBytes(), l3.objectCount(),
                 l3.storedBytes());
     }
 
-    private static final class FacDataset implements Dataset {
+    /** The L3 dataset over FAC, closing the FAC backend the layout opened for it. */
+    private static final class FacDataset implements Dataset, SupportsPreparedQueries {
         private final Dataset l3;
         private final AutoCloseable owned;
 
@@ -288,6 +290,11 @@ public final class FacLayout implements StorageLayout {
         @Override
         public RetrievalPlan plan(Query query, QueryOptions options) {
             return l3.plan(query, options);
+        }
+
+        @Override
+        public PreparedQuery prepare(Query query, QueryOptions options) {
+            return ((SupportsPreparedQueries) l3).prepare(query, options);
         }
 
         @Override

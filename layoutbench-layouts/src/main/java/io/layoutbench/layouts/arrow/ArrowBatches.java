@@ -79,6 +79,15 @@ public final class ArrowBatches implements Iterator<VectorSchemaRoot>, AutoClose
 
     /** The Arrow schema of the batches: one field per metadata column, then {@link #DATA_COLUMN}. */
     public static Schema arrowSchema(MetadataSchema schema) {
+        return arrowSchema(schema, List.of(Sample.DATA));
+    }
+
+    /**
+     * The Arrow schema of batches of samples with payload fields {@code payloadFields}: one field per metadata
+     * column, then a binary column per payload field, named after it ({@link #DATA_COLUMN} for the one field
+     * {@code data}), NULL where a sample lacks the field.
+     */
+    public static Schema arrowSchema(MetadataSchema schema, List<String> payloadFields) {
         List<Field> fields = new ArrayList<>();
         for (Column column : schema.columns()) {
             ArrowType type = switch (column.type()) {
@@ -89,8 +98,68 @@ public final class ArrowBatches implements Iterator<VectorSchemaRoot>, AutoClose
             };
             fields.add(new Field(column.name(), FieldType.nullable(type), null));
         }
-        fields.add(new Field(DATA_COLUMN, FieldType.notNullable(ArrowType.Binary.INSTANCE), null));
+        for (String field : payloadFields) {
+            String name = payloadColumn(payloadFields, field);
+            // The one field of the paper's schema is in every sample; other fields may be missing from some.
+            fields.add(new Field(name, name.equals(DATA_COLUMN) ? FieldType.notNullable(ArrowType.Binary.INSTANCE)
+                    : FieldType.nullable(ArrowType.Binary.INSTANCE), null));
+        }
         return new Schema(fields);
+    }
+
+    private static String payloadColumn(List<String> payloadFields, String field) {
+        return payloadFields.size() == 1 && field.equals(Sample.DATA) ? DATA_COLUMN : field;
+    }
+
+    /**
+     * An empty root of {@link #arrowSchema(MetadataSchema, List)}'s schema, for {@link #fill}: a loader refills one
+     * root batch after batch. Close it when done.
+     */
+    public static VectorSchemaRoot newRoot(MetadataSchema schema, List<String> payloadFields,
+            BufferAllocator allocator) {
+        return VectorSchemaRoot.create(arrowSchema(schema, payloadFields), allocator);
+    }
+
+    /**
+     * Refills {@code root} (made by {@link #newRoot}) with {@code samples}: their metadata, then each payload column
+     * from the field of its name. A field stored lazily (a large one) is read whole here.
+     *
+     * <pre>{@code
+     * try (VectorSchemaRoot root = ArrowBatches.newRoot(schema, List.of("jpg", "cls"), allocator)) {
+     *     while (epoch.hasNext()) {
+     *         ArrowBatches.fill(root, epoch.next());
+     *         train(root);
+     *     }
+     * }
+     * }</pre>
+     */
+    public static void fill(VectorSchemaRoot root, List<Sample> samples) {
+        List<FieldVector> vectors = root.getFieldVectors();
+        root.allocateNew();
+        int metadataColumns = samples.isEmpty() ? 0 : samples.get(0).metadata().values().size();
+        List<String> payloadFields = new ArrayList<>();
+        for (FieldVector vector : vectors.subList(metadataColumns, vectors.size())) {
+            payloadFields.add(vector.getName());
+        }
+        boolean single = payloadFields.size() == 1 && payloadFields.get(0).equals(DATA_COLUMN);
+        for (int row = 0; row < samples.size(); row++) {
+            Sample sample = samples.get(row);
+            for (int c = 0; c < metadataColumns; c++) {
+                set(vectors.get(c), row, sample.metadata().get(c));
+            }
+            for (int f = 0; f < payloadFields.size(); f++) {
+                VarBinaryVector vector = (VarBinaryVector) vectors.get(metadataColumns + f);
+                java.util.Optional<io.layoutbench.api.dataset.Blob> blob =
+                        sample.findField(single ? Sample.DATA : payloadFields.get(f));
+                if (blob.isEmpty()) {
+                    vector.setNull(row);
+                } else {
+                    ByteBuffer bytes = blob.get().readAll();
+                    vector.setSafe(row, bytes, bytes.position(), bytes.remaining());
+                }
+            }
+        }
+        root.setRowCount(samples.size());
     }
 
     /** The stream's statistics so far. */

@@ -7,7 +7,8 @@ import io.layoutbench.api.backend.ObjectBackend;
 import io.layoutbench.api.dataset.MetadataSchema;
 import io.layoutbench.api.layout.Dataset;
 import io.layoutbench.api.layout.DatasetSummary;
-import io.layoutbench.api.layout.PlannedRequest;
+import io.layoutbench.api.layout.PreparedQuery;
+import io.layoutbench.api.layout.SupportsPreparedQueries;
 import io.layoutbench.api.layout.QueryOptions;
 import io.layoutbench.api.layout.RetrievalPlan;
 import io.layoutbench.api.layout.SampleStream;
@@ -15,23 +16,22 @@ import io.layoutbench.api.metrics.QueryMetrics;
 import io.layoutbench.api.predicate.BoundQuery;
 import io.layoutbench.api.predicate.Query;
 import io.layoutbench.layouts.manifest.DatasetManifest;
-import io.layoutbench.layouts.retrieval.ReadTask;
-import io.layoutbench.layouts.retrieval.StreamingRetrieval;
 
 import java.util.List;
 
 /**
  * What every layout's dataset shares: the manifest, binding the query, per-query metrics, and streaming the
- * planned reads. A layout supplies {@link #plan(ObjectBackend, BoundQuery, QueryOptions)}: load (and cache) the
- * metadata it needs through the given backend, select the matching samples, and return the reads.
+ * planned reads. A layout supplies {@link #prepare(ObjectBackend, BoundQuery, QueryOptions)}: load (and cache) the
+ * metadata it needs through the given backend, select the matching samples, and plan the reads of any ranges of
+ * them; a plain query reads the whole result.
  *
  * <pre>{@code
  * final class L1Dataset extends ManifestDataset {
- *     protected Planned plan(ObjectBackend backend, BoundQuery query, QueryOptions options) { ... }
+ *     protected PreparedResult prepare(ObjectBackend backend, BoundQuery query, QueryOptions options) { ... }
  * }
  * }</pre>
  */
-public abstract class ManifestDataset implements Dataset {
+public abstract class ManifestDataset implements Dataset, SupportsPreparedQueries {
 
     protected final ObjectBackend backend;
     protected final String prefix;
@@ -63,33 +63,20 @@ public abstract class ManifestDataset implements Dataset {
     }
 
     /**
-     * The reads of one query.
-     *
-     * @param coldMetadataRequests the metadata reads a client with empty caches makes for this query
-     * @param tasks                the sample reads, in dataset order
-     * @param samples              samples the tasks return
-     * @param payloadBytes         sum of their sizes
-     * @param metadataRounds       round trips the cold metadata reads take one after another
+     * Loads the metadata this query needs (through {@code backend}, so the load is counted to whoever counts its
+     * requests), finds the matching samples and keeps them for reads of any part of the result. Must honour
+     * {@code LIMIT} (first n in dataset order).
      */
-    protected record Planned(List<PlannedRequest> coldMetadataRequests, List<ReadTask> tasks, long samples,
-            long payloadBytes, int metadataRounds) {
-        public Planned {
-            coldMetadataRequests = List.copyOf(coldMetadataRequests);
-            tasks = List.copyOf(tasks);
-        }
-
-        /** A plan whose metadata reads each wait for the one before. */
-        public Planned(List<PlannedRequest> coldMetadataRequests, List<ReadTask> tasks, long samples,
-                long payloadBytes) {
-            this(coldMetadataRequests, tasks, samples, payloadBytes, coldMetadataRequests.size());
-        }
-    }
+    protected abstract PreparedResult prepare(ObjectBackend backend, BoundQuery query, QueryOptions options);
 
     /**
-     * Loads the metadata this query needs (through {@code backend}, so the load is counted to the query), selects
-     * the matching samples and plans their reads. Must honour {@code LIMIT} (first n in dataset order).
+     * The id of {@code query}'s result on this dataset ({@link PreparedQuery#resultId()}): layout, prefix,
+     * generation, the query and the fields read.
      */
-    protected abstract Planned plan(ObjectBackend backend, BoundQuery query, QueryOptions options);
+    protected final String resultId(BoundQuery query, QueryOptions options) {
+        return manifest.layout() + ":" + prefix + ":" + manifest.generation() + ":" + query.query() + " :fields "
+                + String.join(",", options.fieldsOf(schema()));
+    }
 
     @Override
     public MetadataSchema schema() {
@@ -108,17 +95,20 @@ public abstract class ManifestDataset implements Dataset {
         QueryMetrics metrics = new QueryMetrics();
         metrics.start();
         ObjectBackend metered = backend.withMetrics(metrics);
-        Planned planned = plan(metered, bound, options);
-        return StreamingRetrieval.start(metered, planned.tasks(), options, metrics);
+        PreparedResult prepared = prepare(metered, bound, options);
+        return prepared.run(metered, prepared.samples() == 0 ? List.of() : prepared.allTasks(), metrics);
     }
 
     @Override
     public RetrievalPlan plan(Query query, QueryOptions options) {
         BoundQuery bound = query.bind(schema());
-        Planned planned = plan(backend, bound, requireNonNull(options, "options is null"));
-        List<PlannedRequest> data = planned.tasks().stream().flatMap(t -> t.requests().stream()).toList();
-        return new RetrievalPlan(planned.coldMetadataRequests(), data, planned.samples(), planned.payloadBytes(),
-                planned.metadataRounds());
+        PreparedResult prepared = prepare(backend, bound, requireNonNull(options, "options is null"));
+        return prepared.plan(prepared.all());
+    }
+
+    @Override
+    public PreparedQuery prepare(Query query, QueryOptions options) {
+        return prepare(backend, query.bind(schema()), requireNonNull(options, "options is null"));
     }
 
     @Override

@@ -4,10 +4,12 @@ import io.layoutbench.api.backend.CorruptDataException;
 import io.layoutbench.api.backend.ObjectBackend;
 import io.layoutbench.api.layout.PlannedRequest;
 import io.layoutbench.api.layout.QueryOptions;
+import io.layoutbench.api.layout.ResultRange;
 import io.layoutbench.api.predicate.BoundQuery;
 import io.layoutbench.api.predicate.Selection;
 import io.layoutbench.layouts.common.MetadataTable;
 import io.layoutbench.layouts.common.MetadataTableDataset;
+import io.layoutbench.layouts.common.PreparedResult;
 import io.layoutbench.layouts.common.PayloadColumns;
 import io.layoutbench.layouts.common.SampleKeys;
 import io.layoutbench.layouts.retrieval.FieldRead;
@@ -41,28 +43,43 @@ final class L1Dataset extends MetadataTableDataset {
     }
 
     @Override
-    protected Planned plan(ObjectBackend backend, BoundQuery query, QueryOptions options) {
+    protected PreparedResult prepare(ObjectBackend backend, BoundQuery query, QueryOptions options) {
         MetadataTable table = metadata(backend);
-        Selection rows = query.select(table.columns());
+        Selection matches = query.select(table.columns());
         int[] fields = payload.indexesOf(options.fieldsOf(schema()));
         long[][] sizes = payload.sizes(table);
         long[][] crcs = payload.checksums(table);
-        List<ReadTask> tasks = new ArrayList<>(rows.size());
+        return new PreparedResult(this.backend, resultId(query, options), options, table.loadRequests(),
+                table.loadRequests().size(),                 matches.size(), sizeOf(matches, fields, sizes)) {
+            @Override
+            protected Reads reads(List<ResultRange> ranges) {
+                Selection rows = pick(matches, ranges);
+                List<ReadTask> tasks = new ArrayList<>(rows.size());
+                for (int i = 0; i < rows.size(); i++) {
+                    int row = rows.get(i);
+                    String name = keys.key(table.columns(), row);
+                    List<PlannedRequest> requests = new ArrayList<>(fields.length);
+                    for (int f : fields) {
+                        if (sizes[f][row] >= 0 && sizes[f][row] < options.lazyFieldBytes()) {
+                            requests.add(L1Reads.read(samplesPrefix, name + payload.suffix(f), sizes[f][row]));
+                        }
+                    }
+                    tasks.add(SampleTask.of(requests, 1,
+                            () -> List.of(sampleRead(table, row, name, fields, sizes, crcs)), options.lazyFieldBytes()));
+                }
+                return new Reads(tasks, sizeOf(rows, fields, sizes));
+            }
+        };
+    }
+
+    private static long sizeOf(Selection rows, int[] fields, long[][] sizes) {
         long bytes = 0;
         for (int i = 0; i < rows.size(); i++) {
-            int row = rows.get(i);
-            String name = keys.key(table.columns(), row);
-            List<PlannedRequest> requests = new ArrayList<>(fields.length);
             for (int f : fields) {
-                if (sizes[f][row] >= 0 && sizes[f][row] < options.lazyFieldBytes()) {
-                    requests.add(L1Reads.read(samplesPrefix, name + payload.suffix(f), sizes[f][row]));
-                }
-                bytes += Math.max(0, sizes[f][row]);
+                bytes += Math.max(0, sizes[f][rows.get(i)]);
             }
-            tasks.add(SampleTask.of(requests, () -> List.of(sampleRead(table, row, name, fields, sizes, crcs)),
-                    options.lazyFieldBytes()));
         }
-        return new Planned(table.loadRequests(), tasks, rows.size(), bytes);
+        return bytes;
     }
 
     /** Where each asked field of row {@code row} lies: its own object, whole. */

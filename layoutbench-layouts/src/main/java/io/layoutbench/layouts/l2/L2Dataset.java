@@ -4,10 +4,12 @@ import io.layoutbench.api.backend.ObjectBackend;
 import io.layoutbench.api.dataset.ColumnVector;
 import io.layoutbench.api.layout.PlannedRequest;
 import io.layoutbench.api.layout.QueryOptions;
+import io.layoutbench.api.layout.ResultRange;
 import io.layoutbench.api.predicate.BoundQuery;
 import io.layoutbench.api.predicate.Selection;
 import io.layoutbench.layouts.common.MetadataTable;
 import io.layoutbench.layouts.common.MetadataTableDataset;
+import io.layoutbench.layouts.common.PreparedResult;
 import io.layoutbench.layouts.common.PayloadColumns;
 import io.layoutbench.layouts.common.SampleKeys;
 import io.layoutbench.layouts.retrieval.FieldRead;
@@ -39,29 +41,44 @@ final class L2Dataset extends MetadataTableDataset {
     }
 
     @Override
-    protected Planned plan(ObjectBackend backend, BoundQuery query, QueryOptions options) {
+    protected PreparedResult prepare(ObjectBackend backend, BoundQuery query, QueryOptions options) {
         MetadataTable table = metadata(backend);
-        Selection rows = query.select(table.columns());
+        Selection matches = query.select(table.columns());
         int[] fields = payload.indexesOf(options.fieldsOf(schema()));
         TableLocations locations = new TableLocations(table, payload, checksummed);
-        // The items to read, in dataset order (lazy fields are not read).
-        int[] items = new int[Math.multiplyExact(rows.size(), fields.length)];
-        int itemCount = 0;
+        return new PreparedResult(this.backend, resultId(query, options), options, table.loadRequests(),
+                table.loadRequests().size(), matches.size(), sizeOf(matches, fields, locations)) {
+            @Override
+            protected Reads reads(List<ResultRange> ranges) {
+                Selection rows = pick(matches, ranges);
+                // The items to read, in dataset order (lazy fields are not read).
+                int[] items = new int[Math.multiplyExact(rows.size(), fields.length)];
+                int itemCount = 0;
+                for (int i = 0; i < rows.size(); i++) {
+                    int row = rows.get(i);
+                    for (int f : fields) {
+                        int item = locations.item(row, f);
+                        long size = locations.size(item);
+                        if (size >= 0 && size < options.lazyFieldBytes()) {
+                            items[itemCount++] = item;
+                        }
+                    }
+                }
+                L2Reads.Plan plan = L2Reads.plan(Arrays.copyOf(items, itemCount), locations, options);
+                return new Reads(tasks(plan, table, rows, fields, locations, options),
+                        sizeOf(rows, fields, locations));
+            }
+        };
+    }
+
+    private static long sizeOf(Selection rows, int[] fields, TableLocations locations) {
         long bytes = 0;
         for (int i = 0; i < rows.size(); i++) {
-            int row = rows.get(i);
             for (int f : fields) {
-                int item = locations.item(row, f);
-                long size = locations.size(item);
-                bytes += Math.max(0, size);
-                if (size >= 0 && size < options.lazyFieldBytes()) {
-                    items[itemCount++] = item;
-                }
+                bytes += Math.max(0, locations.size(locations.item(rows.get(i), f)));
             }
         }
-        L2Reads.Plan plan = L2Reads.plan(Arrays.copyOf(items, itemCount), locations, options);
-        return new Planned(table.loadRequests(), tasks(plan, table, rows, fields, locations, options), rows.size(),
-                bytes);
+        return bytes;
     }
 
     /**
@@ -99,7 +116,7 @@ final class L2Dataset extends MetadataTableDataset {
     /** A task sending {@code requests} and returning the samples at positions [from, to) of {@code rows}. */
     private ReadTask task(List<PlannedRequest> requests, MetadataTable table, Selection rows, int from, int to,
             int[] fields, TableLocations locations, QueryOptions options) {
-        return SampleTask.of(requests, () -> {
+        return SampleTask.of(requests, to - from, () -> {
             List<SampleRead> samples = new ArrayList<>(to - from);
             for (int i = from; i < to; i++) {
                 int row = rows.get(i);

@@ -6,11 +6,13 @@ import io.layoutbench.api.dataset.Blob;
 import io.layoutbench.api.dataset.Sample;
 import io.layoutbench.api.layout.PlannedRequest;
 import io.layoutbench.api.layout.QueryOptions;
+import io.layoutbench.api.layout.ResultRange;
 import io.layoutbench.api.model.DatasetMetadata;
 import io.layoutbench.api.model.SupportsMetadataScan;
 import io.layoutbench.api.predicate.BoundQuery;
 import io.layoutbench.api.predicate.Selection;
 import io.layoutbench.layouts.common.ManifestDataset;
+import io.layoutbench.layouts.common.PreparedResult;
 import io.layoutbench.layouts.common.MetadataParquet;
 import io.layoutbench.layouts.common.PayloadColumns;
 import io.layoutbench.layouts.common.SampleChecksum;
@@ -106,37 +108,50 @@ final class L3Dataset extends ManifestDataset implements SupportsMetadataScan {
     }
 
     @Override
-    protected Planned plan(ObjectBackend backend, BoundQuery query, QueryOptions options) {
+    protected PreparedResult prepare(ObjectBackend backend, BoundQuery query, QueryOptions options) {
         int[] requested = payload.indexesOf(options.fieldsOf(schema()));
         // The blob columns of the fields asked for: one for the paper's tables, one a field otherwise.
         List<String> columns = new ArrayList<>(requested.length);
         for (int f : requested) {
             columns.add(payload.single() ? L3Layout.IMAGE_BYTES : payload.blobColumn(f));
         }
-        L3Planner.Plan<PartFile.RowGroupMetadata> plan = L3Planner.plan(catalog, backend, query, options, columns);
+        L3Planner.Matches<PartFile.RowGroupMetadata> matches = L3Planner.match(catalog, backend, query, options,
+                columns);
+        return new PreparedResult(this.backend, resultId(query, options), options, matches.coldRequests(),
+                matches.metadataRounds(), matches.samples(), matches.payloadBytes()) {
+            @Override
+            protected Reads reads(List<ResultRange> ranges) {
+                List<L3Planner.Read<PartFile.RowGroupMetadata>> reads = matches.reads(ranges);
+                return new Reads(tasks(reads, requested, columns), matches.payloadBytes(reads));
+            }
+        };
+    }
+
+    private List<ReadTask> tasks(List<L3Planner.Read<PartFile.RowGroupMetadata>> reads, int[] requested,
+            List<String> columns) {
         // Inside a page run every page is fetched in one request: the run's span (a span per column).
         FetchOptions oneRequest = FetchOptions.defaults().withMergeGap(Long.MAX_VALUE)
                 .withMaxMergedSize(Long.MAX_VALUE);
-        List<ReadTask> tasks = new ArrayList<>(plan.reads().size());
-        for (L3Planner.Read<PartFile.RowGroupMetadata> read : plan.reads()) {
+        List<ReadTask> tasks = new ArrayList<>(reads.size());
+        for (L3Planner.Read<PartFile.RowGroupMetadata> read : reads) {
             PartFile part = (PartFile) read.part();
             int rowGroup = read.rowGroup();
             int[] rows = read.rows();
             if (read.wholeRowGroup()) {
-                tasks.add(new RowGroupTask(read, requested, reads -> BlobReader.readWholeRowGroupAsync(
-                        part.reader(reads, FetchOptions.defaults()), rowGroup, rows, columns)));
+                tasks.add(new RowGroupTask(read, requested, io -> BlobReader.readWholeRowGroupAsync(
+                        part.reader(io, FetchOptions.defaults()), rowGroup, rows, columns)));
             } else {
-                tasks.add(new RowGroupTask(read, requested, reads -> {
+                tasks.add(new RowGroupTask(read, requested, io -> {
                     List<CompletableFuture<List<ByteBuffer>>> perColumn = new ArrayList<>(columns.size());
                     for (String column : columns) {
-                        perColumn.add(new BlobReader(part.reader(reads, oneRequest), column).readAsync(rowGroup, rows));
+                        perColumn.add(new BlobReader(part.reader(io, oneRequest), column).readAsync(rowGroup, rows));
                     }
                     return CompletableFuture.allOf(perColumn.toArray(CompletableFuture[]::new))
                             .thenApply(done -> perColumn.stream().map(CompletableFuture::join).toList());
                 }));
             }
         }
-        return new Planned(plan.coldRequests(), tasks, plan.samples(), plan.payloadBytes(), plan.metadataRounds());
+        return tasks;
     }
 
     /** Every row group's metadata columns and sizes, read (and cached) a part at a time; no blob is read. */
@@ -274,6 +289,11 @@ final class L3Dataset extends ManifestDataset implements SupportsMetadataScan {
         @Override
         public List<PlannedRequest> requests() {
             return read.requests();
+        }
+
+        @Override
+        public int sampleCount() {
+            return read.rows().length;
         }
 
         @Override

@@ -7,6 +7,7 @@ import io.layoutbench.api.backend.ObjectBackend;
 import io.layoutbench.api.layout.PlannedRequest;
 import io.layoutbench.api.layout.QueryOptions;
 import io.layoutbench.api.layout.RangeCoalescer;
+import io.layoutbench.api.layout.ResultRange;
 import io.layoutbench.api.layout.RetrievalMode;
 import io.layoutbench.api.metrics.RequestKind;
 import io.layoutbench.api.predicate.BoundQuery;
@@ -130,15 +131,114 @@ final class L3Planner {
 
     /** Plans {@code query} over {@code catalog} reading the blob column {@code image_bytes}. */
     static <G> Plan<G> plan(Catalog<G> catalog, ObjectBackend reads, BoundQuery query, QueryOptions options) {
-        return plan(catalog, reads, query, options, List.of(L3Layout.IMAGE_BYTES));
+        Matches<G> matches = match(catalog, reads, query, options, List.of(L3Layout.IMAGE_BYTES));
+        return new Plan<>(matches.coldRequests(), matches.metadataRounds(), matches.reads(matches.all()),
+                matches.samples(), matches.payloadBytes());
     }
 
     /**
-     * Plans {@code query} over {@code catalog}, loading what is not cached through {@code reads}, reading blob
-     * columns {@code columns} (the fields asked for): the first decides the page runs, and each run reads the span
-     * of the others' pages holding its rows, one request per column.
+     * A query's matches: the rows of each row group with a match, numbered in dataset order from 0 (a result
+     * position), with what finding them took; {@link #reads} plans the reads of any positions.
+     *
+     * @param coldRequests   the metadata reads a client with empty caches makes, in order
+     * @param metadataRounds round trips those reads take one after another
+     * @param groups         row groups with matches, in dataset order
+     * @param samples        matches in all
+     * @param payloadBytes   sum of their sizes
      */
-    static <G> Plan<G> plan(Catalog<G> catalog, ObjectBackend reads, BoundQuery query, QueryOptions options,
+    record Matches<G>(Catalog<G> catalog, QueryOptions options, List<String> columns, List<PlannedRequest> coldRequests,
+            int metadataRounds, List<Group<G>> groups, long samples, long payloadBytes) {
+
+        /** Every position. */
+        List<ResultRange> all() {
+            return samples == 0 ? List.of() : List.of(new ResultRange(0, samples));
+        }
+
+        /**
+         * The reads of the matches at the positions of {@code ranges} (ascending, apart): paper mode reads each row
+         * group holding one whole; optimized mode reads their blob pages, pages of a row group within the gap of
+         * each other in one request. The gap is lowered to keep the read budget of these reads.
+         */
+        List<Read<G>> reads(List<ResultRange> ranges) {
+            boolean paper = options.mode() == RetrievalMode.PAPER;
+            List<Group<G>> picked = new ArrayList<>();
+            List<int[]> pickedRows = new ArrayList<>();
+            int r = 0;
+            for (Group<G> group : groups) {
+                long end = group.start() + group.rows().length;
+                while (r < ranges.size() && ranges.get(r).to() <= group.start()) {
+                    r++;
+                }
+                if (r == ranges.size()) {
+                    break;
+                }
+                if (ranges.get(r).from() >= end) {
+                    continue;
+                }
+                int[] rows = new int[group.rows().length];
+                int count = 0;
+                for (int q = r; q < ranges.size() && ranges.get(q).from() < end; q++) {
+                    int from = (int) (Math.max(ranges.get(q).from(), group.start()) - group.start());
+                    int to = (int) (Math.min(ranges.get(q).to(), end) - group.start());
+                    System.arraycopy(group.rows(), from, rows, count, to - from);
+                    count += to - from;
+                }
+                picked.add(group);
+                pickedRows.add(count == rows.length ? rows : Arrays.copyOf(rows, count));
+            }
+            List<Read<G>> tasks = new ArrayList<>();
+            if (paper) {
+                for (int g = 0; g < picked.size(); g++) {
+                    tasks.add(wholeRowGroup(picked.get(g).candidate(), picked.get(g).metadata(), pickedRows.get(g)));
+                }
+                return tasks;
+            }
+            List<List<PageInfo>> pagesOfGroups = new ArrayList<>(picked.size());
+            for (int g = 0; g < picked.size(); g++) {
+                Candidate candidate = picked.get(g).candidate();
+                pagesOfGroups.add(candidate.part().blobPages(candidate.rowGroup(), columns.get(0))
+                        .pagesFor(pickedRows.get(g)));
+            }
+            long gap = RangeCoalescer.gapFor(options);
+            if (!picked.isEmpty()) {
+                // Row groups of one part lie apart, so the gaps between their pages are counted per row group.
+                gap = RangeCoalescer.gapWithinBudget(pagesOfGroups.stream()
+                        .map(pages -> pages.stream().map(PageInfo::byteRange).toList()).toList(), gap,
+                        options.maxReadAmplification());
+            }
+            long maxMerged = RangeCoalescer.maxMergedBytesFor(options);
+            for (int g = 0; g < picked.size(); g++) {
+                tasks.addAll(pageRuns(picked.get(g), pickedRows.get(g), pagesOfGroups.get(g), gap, maxMerged,
+                        columns));
+            }
+            return tasks;
+        }
+
+        /** Sum of the sizes of the reads' rows. */
+        long payloadBytes(List<Read<G>> reads) {
+            long bytes = 0;
+            for (Read<G> read : reads) {
+                bytes += catalog.payloadBytes(read.metadata(), read.rows());
+            }
+            return bytes;
+        }
+    }
+
+    /**
+     * A row group's matches.
+     *
+     * @param rows  positions in the row group, ascending
+     * @param start the result position of its first match
+     */
+    record Group<G>(Candidate candidate, G metadata, int[] rows, long start) {
+    }
+
+    /**
+     * Finds {@code query}'s matches over {@code catalog}, loading what is not cached through {@code reads}, to read
+     * blob columns {@code columns} (the fields asked for): the first decides the page runs, and each run reads the
+     * span of the others' pages holding its rows, one request per column.
+     */
+    static <G> Matches<G> match(Catalog<G> catalog, ObjectBackend reads, BoundQuery query, QueryOptions options,
             List<String> columns) {
         int footerWindow = Math.min(options.maxConcurrency(), MAX_FOOTERS_IN_FLIGHT);
         List<? extends Part> parts = catalog.parts(reads, footerWindow);
@@ -162,10 +262,10 @@ final class L3Planner {
         // client would: so the plan's cold reads are exactly those a cold run makes.
         int window = query.limit().isPresent() ? 1 : Math.min(options.maxConcurrency(), MAX_METADATA_IN_FLIGHT);
         Deque<CompletableFuture<G>> inFlight = new ArrayDeque<>();
-        List<Read<G>> tasks = new ArrayList<>();
+        List<Group<G>> groups = new ArrayList<>();
         // Optimized reads need the blob page index of each part with matches: loaded in the background, all at once,
-        // while the loop goes on, and planned from once the loop is done.
-        List<Pending<G>> pending = new ArrayList<>();
+        // while the loop goes on, and waited for once the loop is done.
+        List<CompletableFuture<List<PlannedRequest>>> pageIndexLoads = new ArrayList<>();
         long samples = 0;
         long payload = 0;
         int next = 0;
@@ -184,12 +284,12 @@ final class L3Planner {
                 matches = matches.limit(remaining);
             }
             int[] rows = matches.toArray();
-            if (rows.length == 0) {
-                // Nothing to fetch: DuckDB's filter on the metadata columns drops the row group, too.
-            } else if (paper) {
-                tasks.add(wholeRowGroup(candidate, metadata, rows));
-            } else {
-                pending.add(new Pending<>(candidate, metadata, rows, catalog.pageIndexes(candidate.part(), reads)));
+            // No rows: nothing to fetch; DuckDB's filter on the metadata columns drops the row group, too.
+            if (rows.length > 0) {
+                groups.add(new Group<>(candidate, metadata, rows, samples));
+                if (!paper) {
+                    pageIndexLoads.add(catalog.pageIndexes(candidate.part(), reads));
+                }
             }
             samples += rows.length;
             payload += catalog.payloadBytes(metadata, rows);
@@ -197,33 +297,21 @@ final class L3Planner {
         }
         boolean[] pageIndexesCounted = new boolean[parts.size()];
         int pageIndexRounds = 0;
-        List<List<PageInfo>> pagesOfGroups = new ArrayList<>(pending.size());
-        for (Pending<G> pages : pending) {
-            Part part = pages.candidate().part();
-            List<PlannedRequest> pageIndexReads = ObjectBackend.await(pages.pageIndexLoad());
+        for (int g = 0; g < pageIndexLoads.size(); g++) {
+            Part part = groups.get(g).candidate().part();
+            List<PlannedRequest> pageIndexReads = ObjectBackend.await(pageIndexLoads.get(g));
             if (!pageIndexesCounted[part.index()]) {
                 pageIndexesCounted[part.index()] = true;
                 cold.addAll(pageIndexReads);
                 pageIndexRounds = Math.max(pageIndexRounds, pageIndexReads.size());   // the parts' loads overlap
             }
-            pagesOfGroups.add(part.blobPages(pages.candidate().rowGroup(), columns.get(0)).pagesFor(pages.rows()));
-        }
-        long gap = paper ? 0 : RangeCoalescer.gapFor(options);
-        if (!pending.isEmpty()) {
-            // Row groups of one part lie apart, so the gaps between their pages are counted per row group.
-            gap = RangeCoalescer.gapWithinBudget(pagesOfGroups.stream()
-                    .map(pages -> pages.stream().map(PageInfo::byteRange).toList()).toList(), gap,
-                    options.maxReadAmplification());
-        }
-        long maxMerged = RangeCoalescer.maxMergedBytesFor(options);
-        for (int p = 0; p < pending.size(); p++) {
-            tasks.addAll(pageRuns(pending.get(p), pagesOfGroups.get(p), gap, maxMerged, columns));
         }
         // Loads sent ahead are left to finish and fill the cache; without a LIMIT every one of them was needed.
         int rounds = (parts.size() + footerWindow - 1) / footerWindow * longestFooter
                 + (metadataLoads + window - 1) / window + pageIndexRounds;
         rounds = Math.max(cold.isEmpty() ? 0 : 1, Math.min(rounds, cold.size()));
-        return new Plan<>(cold, rounds, tasks, samples, payload);
+        return new Matches<>(catalog, options, List.copyOf(columns), cold, rounds, List.copyOf(groups), samples,
+                payload);
     }
 
     /** Paper mode: every column chunk of the row group, one request each, as DuckDB reads a row group. */
@@ -240,10 +328,10 @@ final class L3Planner {
      * Optimized mode: the blob pages holding the rows, grouped into runs of pages that lie within {@code gap} of
      * each other (and within {@code maxMerged} bytes); one read and one request per run.
      */
-    private static <G> List<Read<G>> pageRuns(Pending<G> pending, List<PageInfo> pages, long gap, long maxMerged,
-            List<String> columns) {
-        Part part = pending.candidate().part();
-        int[] rows = pending.rows();
+    private static <G> List<Read<G>> pageRuns(Group<G> group, int[] rows, List<PageInfo> pages, long gap,
+            long maxMerged, List<String> columns) {
+        Candidate candidate = group.candidate();
+        Part part = candidate.part();
         List<RangeCoalescer.Merged> runs = RangeCoalescer.coalesce(pages.stream().map(PageInfo::byteRange).toList(),
                 gap, maxMerged);
         List<Read<G>> reads = new ArrayList<>(runs.size());
@@ -259,18 +347,18 @@ final class L3Planner {
             List<PlannedRequest> requests = new ArrayList<>(columns.size());
             requests.add(new PlannedRequest(RequestKind.RANGE_GET, part.key(), run.range()));
             for (String column : columns.subList(1, columns.size())) {
-                List<PageInfo> spanned = part.blobPages(pending.candidate().rowGroup(), column).pagesFor(runRows);
+                List<PageInfo> spanned = part.blobPages(candidate.rowGroup(), column).pagesFor(runRows);
                 PageInfo first = spanned.get(0);
                 PageInfo end = spanned.get(spanned.size() - 1);
                 requests.add(new PlannedRequest(RequestKind.RANGE_GET, part.key(), ByteRange.between(first.offset(),
                         end.offset() + end.compressedSize())));
             }
-            reads.add(new Read<>(part, pending.candidate().rowGroup(), pending.metadata(), runRows, requests,
+            reads.add(new Read<>(part, candidate.rowGroup(), group.metadata(), runRows, requests,
                     false));
             from = to;
         }
         if (from != rows.length) {
-            throw new IllegalStateException("Blob pages of row group " + pending.candidate().rowGroup() + " of "
+            throw new IllegalStateException("Blob pages of row group " + candidate.rowGroup() + " of "
                     + part.key() + " do not cover row " + rows[from]);
         }
         return reads;
@@ -278,10 +366,5 @@ final class L3Planner {
 
     /** One row group of one part. */
     private record Candidate(Part part, int rowGroup) {
-    }
-
-    /** Matching rows of a row group, waiting for their part's page index. */
-    private record Pending<G>(Candidate candidate, G metadata, int[] rows,
-            CompletableFuture<List<PlannedRequest>> pageIndexLoad) {
     }
 }

@@ -17,7 +17,7 @@ import java.util.function.Function;
  * (merged) range of a shard holding one or more samples (L2), or the pages of one row group (L3).
  *
  * <pre>{@code
- * ReadTask task = ReadTask.single(new PlannedRequest(RequestKind.GET, "l1/a.jpg", ByteRange.of(0, 1234)),
+ * ReadTask task = ReadTask.single(new PlannedRequest(RequestKind.GET, "l1/a.jpg", ByteRange.of(0, 1234)), 1,
  *         bytes -> List.of(new Sample(row, bytes)));
  * }</pre>
  */
@@ -25,6 +25,9 @@ public interface ReadTask {
 
     /** The requests this task sends (for planning and for the memory budget). */
     List<PlannedRequest> requests();
+
+    /** How many samples {@link #run} returns: known when the task is planned, before it runs. */
+    int sampleCount();
 
     /**
      * Sends the requests through {@code backend} and completes with the samples, in dataset order, their checksums
@@ -39,10 +42,10 @@ public interface ReadTask {
     }
 
     /**
-     * A task of one request: a whole-object GET or a ranged GET, decoded by {@code decoder} (which may throw the
-     * library's exceptions; they fail the task).
+     * A task of one request: a whole-object GET or a ranged GET, decoded by {@code decoder} into
+     * {@code sampleCount} samples (it may throw the library's exceptions; they fail the task).
      */
-    static ReadTask single(PlannedRequest request, Function<ByteBuffer, List<Sample>> decoder) {
+    static ReadTask single(PlannedRequest request, int sampleCount, Function<ByteBuffer, List<Sample>> decoder) {
         requireNonNull(request, "request is null");
         requireNonNull(decoder, "decoder is null");
         List<PlannedRequest> requests = List.of(request);
@@ -50,6 +53,11 @@ public interface ReadTask {
             @Override
             public List<PlannedRequest> requests() {
                 return requests;
+            }
+
+            @Override
+            public int sampleCount() {
+                return sampleCount;
             }
 
             @Override

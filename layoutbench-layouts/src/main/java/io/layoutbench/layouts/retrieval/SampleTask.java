@@ -23,32 +23,38 @@ import java.util.function.Supplier;
  * its own GET; L2 reads fields of nearby samples with one ranged GET.
  *
  * <pre>{@code
- * ReadTask task = SampleTask.of(List.of(get), () -> List.of(new SampleRead(row, name, fields)),
+ * ReadTask task = SampleTask.of(List.of(get), 1, () -> List.of(new SampleRead(row, name, fields)),
  *         options.lazyFieldBytes());
  * }</pre>
  */
 public final class SampleTask implements ReadTask {
 
     private final List<PlannedRequest> requests;
+    private final int sampleCount;
     private final Supplier<List<SampleRead>> samples;
     private final long lazyFieldBytes;
 
-    private SampleTask(List<PlannedRequest> requests, Supplier<List<SampleRead>> samples, long lazyFieldBytes) {
+    private SampleTask(List<PlannedRequest> requests, int sampleCount, Supplier<List<SampleRead>> samples,
+            long lazyFieldBytes) {
         this.requests = List.copyOf(requests);
+        this.sampleCount = sampleCount;
         this.samples = samples;
         this.lazyFieldBytes = lazyFieldBytes;
     }
 
     /**
-     * A task sending {@code requests} and returning the samples {@code samples} describes when the task runs (so a
-     * plan of a million samples holds no object per sample until its task runs); fields of {@code lazyFieldBytes}
-     * or more are lazy.
+     * A task sending {@code requests} and returning the {@code sampleCount} samples {@code samples} describes when
+     * the task runs (so a plan of a million samples holds no object per sample until its task runs); fields of
+     * {@code lazyFieldBytes} or more are lazy.
      */
-    public static SampleTask of(List<PlannedRequest> requests, Supplier<List<SampleRead>> samples,
+    public static SampleTask of(List<PlannedRequest> requests, int sampleCount, Supplier<List<SampleRead>> samples,
             long lazyFieldBytes) {
         requireNonNull(requests, "requests is null");
         requireNonNull(samples, "samples is null");
-        return new SampleTask(requests, samples, lazyFieldBytes);
+        if (sampleCount < 0) {
+            throw new IllegalArgumentException("sampleCount must be >= 0, got " + sampleCount);
+        }
+        return new SampleTask(requests, sampleCount, samples, lazyFieldBytes);
     }
 
     /** Whether the planners read field {@code field} (else it comes back lazily read). */
@@ -59,6 +65,11 @@ public final class SampleTask implements ReadTask {
     @Override
     public List<PlannedRequest> requests() {
         return requests;
+    }
+
+    @Override
+    public int sampleCount() {
+        return sampleCount;
     }
 
     @Override
@@ -80,6 +91,10 @@ public final class SampleTask implements ReadTask {
 
     private List<Sample> decode(ObjectBackend backend, List<ByteBuffer> buffers) {
         List<SampleRead> reads = samples.get();
+        if (reads.size() != sampleCount) {
+            throw new IllegalStateException("A task planned for " + sampleCount + " samples describes " + reads.size()
+                    + ": " + requests);
+        }
         List<Sample> result = new ArrayList<>(reads.size());
         for (SampleRead sample : reads) {
             Map<String, Blob> fields = new LinkedHashMap<>();

@@ -128,7 +128,7 @@ class StreamingRetrievalTest {
 
     private static ReadTask task(String key, long offset, long length, String name) {
         MetadataRow row = MetadataRow.of(MetadataSchema.imageNet(), Map.of("filename", name));
-        return ReadTask.single(new PlannedRequest(RequestKind.RANGE_GET, key, ByteRange.of(offset, length)),
+        return ReadTask.single(new PlannedRequest(RequestKind.RANGE_GET, key, ByteRange.of(offset, length)), 1,
                 data -> List.of(new Sample(row, data)));
     }
 
@@ -138,6 +138,11 @@ class StreamingRetrievalTest {
             @Override
             public List<PlannedRequest> requests() {
                 return inner.requests();
+            }
+
+            @Override
+            public int sampleCount() {
+                return inner.sampleCount();
             }
 
             @Override

@@ -1,0 +1,267 @@
+package io.layoutbench.layouts.common;
+
+import static java.util.Objects.requireNonNull;
+
+import io.layoutbench.api.backend.ObjectBackend;
+import io.layoutbench.api.dataset.Sample;
+import io.layoutbench.api.layout.PlannedRequest;
+import io.layoutbench.api.layout.PreparedQuery;
+import io.layoutbench.api.layout.QueryOptions;
+import io.layoutbench.api.layout.ResultRange;
+import io.layoutbench.api.layout.RetrievalPlan;
+import io.layoutbench.api.layout.SampleStream;
+import io.layoutbench.api.metrics.QueryMetrics;
+import io.layoutbench.api.predicate.Selection;
+import io.layoutbench.layouts.retrieval.ReadTask;
+import io.layoutbench.layouts.retrieval.StreamingRetrieval;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * A query's matches, found once by a layout, and the reads of any ranges of them. A layout supplies
+ * {@link #reads(List)}: the tasks reading the samples at the ranges' positions, planned as an optimized query of
+ * exactly those samples would be. Units are the tasks of a read of the whole result.
+ *
+ * <pre>{@code
+ * return new PreparedResult(backend, resultId(query, options), options, table.loadRequests(), 1, rows.size(), bytes) {
+ *     protected Reads reads(List<ResultRange> ranges) { ... tasks for rows at those positions ... }
+ * };
+ * }</pre>
+ */
+public abstract class PreparedResult implements PreparedQuery {
+
+    private final ObjectBackend backend;
+    private final String resultId;
+    private final QueryOptions options;
+    private final List<PlannedRequest> coldMetadataRequests;
+    private final int metadataRounds;
+    private final long samples;
+    private final long payloadBytes;
+    private volatile Units units;
+
+    /**
+     * @param backend              the dataset's backend (reads count into a metrics view of it)
+     * @param coldMetadataRequests the metadata reads a client with empty caches makes for the query
+     * @param metadataRounds       round trips they take one after another
+     * @param samples              samples in the result
+     * @param payloadBytes         sum of their sizes
+     */
+    protected PreparedResult(ObjectBackend backend, String resultId, QueryOptions options,
+            List<PlannedRequest> coldMetadataRequests, int metadataRounds, long samples, long payloadBytes) {
+        this.backend = requireNonNull(backend, "backend is null");
+        this.resultId = requireNonNull(resultId, "resultId is null");
+        this.options = requireNonNull(options, "options is null");
+        this.coldMetadataRequests = List.copyOf(coldMetadataRequests);
+        this.metadataRounds = metadataRounds;
+        this.samples = samples;
+        this.payloadBytes = payloadBytes;
+    }
+
+    /**
+     * The tasks reading the result's samples at the positions of {@code ranges} (checked: ascending, apart, within
+     * the result), in position order, and the sum of those samples' sizes.
+     */
+    protected abstract Reads reads(List<ResultRange> ranges);
+
+    /**
+     * Tasks and what their samples weigh.
+     *
+     * @param tasks        in position order
+     * @param payloadBytes sum of the sizes of the samples they return
+     */
+    public record Reads(List<ReadTask> tasks, long payloadBytes) {
+        public Reads {
+            tasks = List.copyOf(tasks);
+        }
+    }
+
+    /** The tasks of the whole result: what a plain query runs. */
+    public final List<ReadTask> allTasks() {
+        return reads(all()).tasks();
+    }
+
+    @Override
+    public String resultId() {
+        return resultId;
+    }
+
+    @Override
+    public QueryOptions options() {
+        return options;
+    }
+
+    @Override
+    public long samples() {
+        return samples;
+    }
+
+    @Override
+    public long payloadBytes() {
+        return payloadBytes;
+    }
+
+    @Override
+    public int unitCount() {
+        return units().starts.length;
+    }
+
+    @Override
+    public long unitStart(int unit) {
+        return units().starts[unit];
+    }
+
+    @Override
+    public long unitBytes(int unit) {
+        return units().bytes[unit];
+    }
+
+    @Override
+    public RetrievalPlan plan(List<ResultRange> ranges) {
+        List<ResultRange> checked = ResultRange.checkSorted(ranges, samples);
+        Reads reads = checked.isEmpty() ? new Reads(List.of(), 0) : reads(checked);
+        List<PlannedRequest> data = new ArrayList<>();
+        long count = 0;
+        for (ReadTask task : reads.tasks()) {
+            data.addAll(task.requests());
+            count += task.sampleCount();
+        }
+        return new RetrievalPlan(coldMetadataRequests, data, count, reads.payloadBytes(), metadataRounds);
+    }
+
+    @Override
+    public SampleStream read(List<ResultRange> ranges) {
+        List<ResultRange> checked = ResultRange.checkSorted(ranges, samples);
+        QueryMetrics metrics = new QueryMetrics();
+        metrics.start();
+        return run(backend.withMetrics(metrics), checked.isEmpty() ? List.of() : reads(checked).tasks(), metrics);
+    }
+
+    /** Streams {@code tasks} through {@code metered}, which counts into {@code metrics}. */
+    public SampleStream run(ObjectBackend metered, List<ReadTask> tasks, QueryMetrics metrics) {
+        return StreamingRetrieval.start(metered, tasks, options, metrics);
+    }
+
+    private Units units() {
+        Units computed = units;
+        if (computed == null) {
+            List<ReadTask> tasks = samples == 0 ? List.of() : allTasks();
+            long[] starts = new long[tasks.size()];
+            long[] bytes = new long[tasks.size()];
+            long position = 0;
+            int count = 0;
+            for (ReadTask task : tasks) {
+                if (task.sampleCount() == 0) {
+                    continue;
+                }
+                starts[count] = position;
+                bytes[count++] = task.bytes();
+                position += task.sampleCount();
+            }
+            computed = new Units(java.util.Arrays.copyOf(starts, count), java.util.Arrays.copyOf(bytes, count));
+            units = computed;
+        }
+        return computed;
+    }
+
+    private record Units(long[] starts, long[] bytes) {
+    }
+
+    /** The rows of {@code rows} at the positions of {@code ranges} (positions index {@code rows}). */
+    public static Selection pick(Selection rows, List<ResultRange> ranges) {
+        long count = 0;
+        for (ResultRange range : ranges) {
+            count += range.size();
+        }
+        int[] picked = new int[Math.toIntExact(count)];
+        int next = 0;
+        for (ResultRange range : ranges) {
+            for (long p = range.from(); p < range.to(); p++) {
+                picked[next++] = rows.get((int) p);
+            }
+        }
+        return Selection.of(picked);
+    }
+
+    /**
+     * A prepared result over fixed tasks that cannot be planned in part: a read of some ranges runs every task
+     * holding one of their positions and drops the samples outside them. For layouts whose tasks are small; the
+     * layouts shipped plan reads of exactly the samples asked for instead.
+     */
+    public static PreparedResult ofTasks(ObjectBackend backend, String resultId, QueryOptions options,
+            List<PlannedRequest> coldMetadataRequests, int metadataRounds, List<ReadTask> tasks, long payloadBytes) {
+        List<ReadTask> all = List.copyOf(tasks);
+        long samples = all.stream().mapToLong(ReadTask::sampleCount).sum();
+        return new PreparedResult(backend, resultId, options, coldMetadataRequests, metadataRounds, samples,
+                payloadBytes) {
+            @Override
+            protected Reads reads(List<ResultRange> ranges) {
+                if (ranges.size() == 1 && ranges.get(0).from() == 0 && ranges.get(0).to() == samples) {
+                    return new Reads(all, payloadBytes);
+                }
+                List<ReadTask> picked = new ArrayList<>();
+                long start = 0;
+                long bytes = 0;
+                int r = 0;
+                for (ReadTask task : all) {
+                    long end = start + task.sampleCount();
+                    while (r < ranges.size() && ranges.get(r).to() <= start) {
+                        r++;
+                    }
+                    if (r < ranges.size() && ranges.get(r).from() < end) {
+                        picked.add(new Slice(task, start, ranges.subList(r, ranges.size())));
+                        bytes += task.bytes();
+                    }
+                    start = end;
+                }
+                return new Reads(picked, bytes);
+            }
+        };
+    }
+
+    /** A task returning only its samples at positions within some ranges; {@code start} is its first position. */
+    private static final class Slice implements ReadTask {
+        private final ReadTask task;
+        private final boolean[] keep;
+        private final int kept;
+
+        Slice(ReadTask task, long start, List<ResultRange> ranges) {
+            this.task = task;
+            this.keep = new boolean[task.sampleCount()];
+            int count = 0;
+            for (ResultRange range : ranges) {
+                if (range.from() >= start + keep.length) {
+                    break;
+                }
+                for (long p = Math.max(start, range.from()); p < Math.min(start + keep.length, range.to()); p++) {
+                    keep[(int) (p - start)] = true;
+                    count++;
+                }
+            }
+            this.kept = count;
+        }
+
+        @Override
+        public List<PlannedRequest> requests() {
+            return task.requests();
+        }
+
+        @Override
+        public int sampleCount() {
+            return kept;
+        }
+
+        @Override
+        public CompletableFuture<List<Sample>> run(ObjectBackend backend) {
+            return task.run(backend).thenApply(samples -> {
+                List<Sample> picked = new ArrayList<>(kept);
+                for (int i = 0; i < samples.size(); i++) {
+                    if (keep[i]) {
+                        picked.add(samples.get(i));
+                    }
+                }
+                return picked;
+            });
+        }
+    }
+}

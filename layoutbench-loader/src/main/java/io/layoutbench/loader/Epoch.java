@@ -1,0 +1,380 @@
+package io.layoutbench.loader;
+
+import io.layoutbench.api.dataset.Sample;
+import io.layoutbench.api.layout.PreparedQuery;
+import io.layoutbench.api.layout.ResultRange;
+import io.layoutbench.api.layout.SampleStream;
+import io.layoutbench.api.metrics.MetricsSnapshot;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.NoSuchElementException;
+
+/**
+ * One rank's pass over its share of an epoch, in batches: {@link DataLoader#epoch(int)} starts one,
+ * {@link DataLoader#resume(LoaderState)} continues one. Blocks of the share are read in the epoch's order, up to
+ * {@link LoaderSettings#workers()} reads and {@link LoaderSettings#prefetchBytes()} ahead of the consumer, through
+ * the shuffle buffer; samples in the local cache are taken from it. {@link #state()} is where the consumer is: the
+ * samples of the batches it has taken. Not thread-safe: one consumer. Close it to cancel reads in flight.
+ *
+ * <pre>{@code
+ * try (Epoch epoch = loader.epoch(3)) {
+ *     while (epoch.hasNext()) {
+ *         List<Sample> batch = epoch.next();
+ *         step(batch);
+ *         if (step % 100 == 0) {
+ *             epoch.state().write(statePath);
+ *         }
+ *     }
+ * }
+ * }</pre>
+ */
+public final class Epoch implements java.util.Iterator<List<Sample>>, AutoCloseable {
+
+    private final DataLoader loader;
+    private final int epoch;
+    private final PreparedQuery prepared;
+    private final LoaderSettings settings;
+    private final SampleCache cache;
+    private final List<ResultRange> share;
+    private final long[] shareStarts;
+    private final long total;
+    private final ShuffleBuffer<Sample> buffer;
+    private final double bytesPerSample;
+    private final Deque<OpenRead> open = new ArrayDeque<>();
+    private long openBytes;
+    private int nextRange;
+    private long nextRangeOffset;
+    private long drawn;
+    private long position;
+    private boolean closed;
+
+    private long samples;
+    private long payloadBytes;
+    private long bytesRead;
+    private long requests;
+    private long reads;
+    private long cacheHits;
+    private long cacheMisses;
+    private long reReadSamples;
+    private long reReadBytes;
+
+    Epoch(DataLoader loader, int epoch, long position, SampleCache cache) {
+        this.loader = loader;
+        this.epoch = epoch;
+        this.prepared = loader.prepared();
+        this.settings = loader.settings();
+        this.cache = cache;
+        this.share = loader.share(epoch);
+        this.shareStarts = new long[share.size()];
+        long count = 0;
+        for (int i = 0; i < share.size(); i++) {
+            shareStarts[i] = count;
+            count += share.get(i).size();
+        }
+        this.total = count;
+        if (position < 0 || position > total) {
+            throw new IllegalArgumentException("Cannot resume rank " + settings.rank() + " of epoch " + epoch
+                    + " after " + position + " samples: its share has " + total);
+        }
+        this.bytesPerSample = prepared.samples() == 0 ? 0 : (double) prepared.payloadBytes() / prepared.samples();
+        Shuffle shuffle = settings.shuffle();
+        int capacity = shuffle.enabled() ? shuffle.bufferSamples() : 1;
+        SplitMix64 random = SplitMix64.of(settings.seed(), epoch, settings.rank(), 2);
+        this.buffer = position == 0 ? new ShuffleBuffer<>(capacity, total, random)
+                : ShuffleBuffer.replay(capacity, total, random, position);
+        this.drawn = position;
+        this.position = position;
+        if (position > 0) {
+            reReadHeld();
+        }
+        seek(buffer.nextInput());
+    }
+
+    /** The epoch's number. */
+    public int epoch() {
+        return epoch;
+    }
+
+    /** Samples this rank gets in the epoch. */
+    public long size() {
+        return total;
+    }
+
+    /** Samples handed out so far (those of a resumed epoch's earlier run included). */
+    public long position() {
+        return position;
+    }
+
+    /** Where the consumer is: save it to resume from here. */
+    public LoaderState state() {
+        return loader.stateAt(epoch, position);
+    }
+
+    /** What the epoch has read so far. */
+    public LoaderStats stats() {
+        return new LoaderStats(samples, payloadBytes, bytesRead, requests, reads, cacheHits, cacheMisses,
+                reReadSamples, reReadBytes);
+    }
+
+    @Override
+    public boolean hasNext() {
+        return !closed && drawn < total;
+    }
+
+    /** The next batch: {@link LoaderSettings#batchSize()} samples, fewer at the end of the share. */
+    @Override
+    public List<Sample> next() {
+        List<Sample> batch = nextBatch();
+        position += batch.size();
+        return batch;
+    }
+
+    /**
+     * The rest of the epoch as batches of {@code decoder}'s results, decoded on {@link LoaderSettings#workers()}
+     * threads, a batch per worker, in order: the hand-off to a training step that wants images, not bytes.
+     * {@link #state()} counts the batches this iterator has handed out. Closing it closes the epoch.
+     */
+    public <T> DecodedBatches<T> decoded(DecodedBatches.Decoder<? extends T> decoder) {
+        return new DecodedBatches<>(this, decoder, settings.workers());
+    }
+
+    /** Draws the next batch without counting it as handed out (the decoding workers count it when they do). */
+    List<Sample> nextBatch() {
+        if (!hasNext()) {
+            throw new NoSuchElementException("Epoch " + epoch + " of rank " + settings.rank() + " is over after "
+                    + drawn + " samples");
+        }
+        int size = (int) Math.min(settings.batchSize(), total - drawn);
+        List<Sample> batch = new ArrayList<>(size);
+        for (int i = 0; i < size; i++) {
+            while (buffer.needsInput()) {
+                buffer.add(buffer.nextInput(), nextFromSource());
+            }
+            Sample sample = buffer.take();
+            drawn++;
+            samples++;
+            payloadBytes += sample.size();
+            batch.add(sample);
+        }
+        if (drawn == total) {
+            closeReads();
+        }
+        return batch;
+    }
+
+    /** Counts {@code count} samples handed out by a decoding iterator. */
+    void handedOut(int count) {
+        position += count;
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        closeReads();
+    }
+
+    private void closeReads() {
+        while (!open.isEmpty()) {
+            open.pollFirst().close();
+        }
+        openBytes = 0;
+    }
+
+    /** Rebuilds a replayed buffer: reads again the samples it held when the state was saved. */
+    private void reReadHeld() {
+        long[] held = buffer.heldPositions();
+        if (held.length == 0) {
+            return;
+        }
+        Map<Long, Long> sequenceOf = new HashMap<>(held.length * 2);
+        long[] results = new long[held.length];
+        for (int i = 0; i < held.length; i++) {
+            results[i] = resultPosition(held[i]);
+            sequenceOf.put(results[i], held[i]);
+        }
+        Arrays.sort(results);
+        List<ResultRange> ranges = new ArrayList<>();
+        long from = results[0];
+        long to = from + 1;
+        for (int i = 1; i < results.length; i++) {
+            if (results[i] != to) {
+                ranges.add(new ResultRange(from, to));
+                from = results[i];
+            }
+            to = results[i] + 1;
+        }
+        ranges.add(new ResultRange(from, to));
+        long bytesBefore = bytesRead;
+        OpenRead reRead = new OpenRead(ranges);
+        try {
+            for (long result : results) {
+                buffer.fill(sequenceOf.get(result), reRead.next());
+            }
+        } finally {
+            reRead.close();
+        }
+        reReadSamples += held.length;
+        reReadBytes += bytesRead - bytesBefore;
+    }
+
+    /** The result position of the share's sample at {@code sequence}. */
+    private long resultPosition(long sequence) {
+        int range = Arrays.binarySearch(shareStarts, sequence);
+        if (range < 0) {
+            range = -range - 2;
+        }
+        return share.get(range).from() + (sequence - shareStarts[range]);
+    }
+
+    /** Makes the reads start at the share's sample {@code sequence}. */
+    private void seek(long sequence) {
+        if (sequence >= total) {
+            nextRange = share.size();
+            return;
+        }
+        int range = Arrays.binarySearch(shareStarts, sequence);
+        if (range < 0) {
+            range = -range - 2;
+        }
+        nextRange = range;
+        nextRangeOffset = sequence - shareStarts[range];
+    }
+
+    private Sample nextFromSource() {
+        while (true) {
+            fillReads();
+            OpenRead head = open.peekFirst();
+            if (head == null) {
+                throw new IllegalStateException("Rank " + settings.rank() + " ran out of reads in epoch " + epoch
+                        + " after " + drawn + " of " + total + " samples");
+            }
+            if (head.hasNext()) {
+                return head.next();
+            }
+            open.pollFirst();
+            openBytes -= head.estimatedBytes;
+            head.close();
+        }
+    }
+
+    /** Opens reads of the next blocks while workers and the read-ahead budget allow (one always). */
+    private void fillReads() {
+        while (nextRange < share.size() && open.size() < settings.workers()
+                && (open.isEmpty() || openBytes < settings.prefetchBytes())) {
+            ResultRange range = share.get(nextRange);
+            ResultRange piece = new ResultRange(range.from() + nextRangeOffset, range.to());
+            nextRange++;
+            nextRangeOffset = 0;
+            OpenRead read = new OpenRead(List.of(piece));
+            open.addLast(read);
+            openBytes += read.estimatedBytes;
+        }
+    }
+
+    /**
+     * A read of some ascending result ranges: samples in the local cache from it, the others from the store in one
+     * read, in position order.
+     */
+    private final class OpenRead {
+        private final List<ResultRange> ranges;
+        private final long estimatedBytes;
+        private final SampleStream stream;
+        private final java.util.BitSet hits = new java.util.BitSet();
+        private int range;
+        private long next;
+        private int ordinal;
+        private boolean closed;
+
+        OpenRead(List<ResultRange> ranges) {
+            this.ranges = ranges;
+            long count = 0;
+            for (ResultRange r : ranges) {
+                count += r.size();
+            }
+            this.estimatedBytes = (long) (count * bytesPerSample);
+            this.next = ranges.get(0).from();
+            List<ResultRange> misses = cache == null ? ranges : misses(ranges);
+            this.stream = misses.isEmpty() ? null : prepared.read(misses);
+            reads++;
+        }
+
+        /** The ranges' positions the cache does not hold; those it holds are marked in {@link #hits}. */
+        private List<ResultRange> misses(List<ResultRange> wanted) {
+            List<ResultRange> misses = new ArrayList<>();
+            int ordinal = 0;
+            for (ResultRange r : wanted) {
+                long from = -1;
+                for (long p = r.from(); p < r.to(); p++, ordinal++) {
+                    boolean miss = !cache.contains(p);
+                    hits.set(ordinal, !miss);
+                    if (miss && from < 0) {
+                        from = p;
+                    } else if (!miss && from >= 0) {
+                        misses.add(new ResultRange(from, p));
+                        from = -1;
+                    }
+                }
+                if (from >= 0) {
+                    misses.add(new ResultRange(from, r.to()));
+                }
+            }
+            return misses;
+        }
+
+        boolean hasNext() {
+            return range < ranges.size();
+        }
+
+        Sample next() {
+            long p = next;
+            next++;
+            if (next == ranges.get(range).to()) {
+                range++;
+                if (range < ranges.size()) {
+                    next = ranges.get(range).from();
+                }
+            }
+            if (cache == null) {
+                return stream.next();
+            }
+            if (hits.get(ordinal++)) {
+                Sample cached = cache.get(p);
+                if (cached != null) {
+                    cacheHits++;
+                    return cached;
+                }
+                // Evicted since, or damaged and dropped: read this one sample from the store.
+                try (SampleStream one = prepared.read(List.of(new ResultRange(p, p + 1)))) {
+                    Sample sample = one.next();
+                    count(one);
+                    cacheMisses++;
+                    cache.put(p, sample);
+                    return sample;
+                }
+            }
+            Sample sample = stream.next();
+            cacheMisses++;
+            cache.put(p, sample);
+            return sample;
+        }
+
+        void close() {
+            if (!closed && stream != null) {
+                closed = true;
+                stream.close();
+                count(stream);
+            }
+        }
+
+        private void count(SampleStream finished) {
+            MetricsSnapshot transfer = finished.stats().transfer();
+            bytesRead += transfer.bytesReceived();
+            requests += transfer.totalRequests();
+        }
+    }
+}

@@ -1,0 +1,60 @@
+package io.layoutbench.loader;
+
+/**
+ * How a loader shuffles, in two levels as the best loaders do: each epoch a seeded permutation of <em>blocks</em>
+ * (runs of neighbouring samples of at least {@code blockBytes}, cut where the query's reads are cut, so a block
+ * costs the requests it would cost unshuffled), then a seeded shuffle buffer of {@code bufferSamples} samples
+ * over each rank's stream. Larger blocks mean fewer requests and less randomness (samples of a block stay close);
+ * a larger buffer means more randomness and more memory (it holds that many samples) and more bytes re-read on
+ * resume (a resumed loader reads the buffer's samples again).
+ *
+ * <pre>{@code
+ * Shuffle shuffle = Shuffle.blocks(8L << 20, 512);   // 8 MiB blocks, 512 samples in the buffer
+ * Shuffle none = Shuffle.none();                      // dataset order
+ * }</pre>
+ *
+ * @param enabled       whether to shuffle at all; without, samples come in dataset order
+ * @param blockBytes    bytes of a block, at least (a block is whole read units, so it may hold more); 0 makes every
+ *                      read unit a block
+ * @param bufferSamples samples the shuffle buffer holds; 0 or 1 for none (blocks alone)
+ */
+public record Shuffle(boolean enabled, long blockBytes, int bufferSamples) {
+
+    /** Default block size: 8 MiB, several coalesced reads, so block edges add few requests. */
+    public static final long DEFAULT_BLOCK_BYTES = 8L << 20;
+
+    /** Default shuffle buffer: 256 samples (28 MB of 110 KB images). */
+    public static final int DEFAULT_BUFFER_SAMPLES = 256;
+
+    public Shuffle {
+        if (blockBytes < 0) {
+            throw new IllegalArgumentException("blockBytes must be >= 0, got " + blockBytes);
+        }
+        if (bufferSamples < 0) {
+            throw new IllegalArgumentException("bufferSamples must be >= 0, got " + bufferSamples);
+        }
+        if (!enabled && (blockBytes != 0 || bufferSamples != 0)) {
+            throw new IllegalArgumentException("An unshuffled loader has no blocks or buffer: use Shuffle.none()");
+        }
+    }
+
+    /** Dataset order. */
+    public static Shuffle none() {
+        return new Shuffle(false, 0, 0);
+    }
+
+    /** Blocks of {@value #DEFAULT_BLOCK_BYTES} bytes and a buffer of {@value #DEFAULT_BUFFER_SAMPLES} samples. */
+    public static Shuffle defaults() {
+        return blocks(DEFAULT_BLOCK_BYTES, DEFAULT_BUFFER_SAMPLES);
+    }
+
+    /** Blocks of at least {@code blockBytes} bytes, then a buffer of {@code bufferSamples} samples. */
+    public static Shuffle blocks(long blockBytes, int bufferSamples) {
+        return new Shuffle(true, blockBytes, bufferSamples);
+    }
+
+    @Override
+    public String toString() {
+        return enabled ? "blocks of " + blockBytes + " B, buffer of " + bufferSamples + " samples" : "none";
+    }
+}
