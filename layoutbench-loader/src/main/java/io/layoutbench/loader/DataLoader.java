@@ -17,7 +17,8 @@ import java.util.List;
  * saved {@link LoaderState}.
  *
  * <p><b>Plan once, split the plan.</b> The query is prepared once ({@link SupportsPreparedQueries}); every rank cuts
- * its result into the same blocks (runs of the query's own coalesced reads), permutes them with the same seeded
+ * its result into the same blocks (runs of the coalesced reads of a default query of the same retrieval mode and
+ * fields, so the blocks do not depend on the network, concurrency or read budget a machine reads with), permutes them with the same seeded
  * generator each epoch, and takes its consecutive share of that order ({@code samples / worldSize} samples, or one
  * more for the first {@code samples mod worldSize} ranks; with drop-last every rank gets {@code samples /
  * worldSize} and the last {@code samples mod worldSize} of the epoch's order are dropped). No communication: the
@@ -49,19 +50,21 @@ public final class DataLoader {
     private final EpochSplit split;
     private final SampleCache cache;
 
-    private DataLoader(Dataset dataset, Query query, PreparedQuery prepared, LoaderSettings settings) {
+    private DataLoader(Dataset dataset, Query query, PreparedQuery prepared, PreparedQuery blocking,
+            LoaderSettings settings) {
         this.dataset = dataset;
         this.query = query;
         this.prepared = prepared;
         this.settings = settings;
-        this.split = new EpochSplit(prepared, settings.shuffle());
+        this.split = new EpochSplit(blocking, settings.shuffle());
         this.cache = settings.cacheSettings()
                 .map(c -> SampleCache.open(c, prepared.resultId(), dataset.schema())).orElse(null);
     }
 
     /**
-     * A loader of {@code query}'s result on {@code dataset}, read with {@code options} (mode, fields, network ...:
-     * every rank must use the same, since the blocks follow the query's reads).
+     * A loader of {@code query}'s result on {@code dataset}, read with {@code options}. Every rank of a job must
+     * use the same retrieval mode and fields (the blocks follow them); network, concurrency and read budget may
+     * differ from rank to rank.
      *
      * @throws IllegalArgumentException if the dataset cannot read parts of a result (its layout does not implement
      *                                  {@link SupportsPreparedQueries}; every layout shipped does)
@@ -77,7 +80,12 @@ public final class DataLoader {
                     + ") cannot read parts of a query's result: its layout does not implement "
                     + "SupportsPreparedQueries, which a loader needs");
         }
-        return new DataLoader(dataset, query, preparing.prepare(query, options), settings);
+        PreparedQuery prepared = preparing.prepare(query, options);
+        // Blocks are cut where a default query of the same mode and fields cuts its reads, whatever network,
+        // concurrency and read budget this machine reads with: a job resumed on another instance type keeps its order.
+        QueryOptions canonical = QueryOptions.defaults().withMode(options.mode()).withFields(options.fields());
+        PreparedQuery blocking = canonical.equals(options) ? prepared : preparing.prepare(query, canonical);
+        return new DataLoader(dataset, query, prepared, blocking, settings);
     }
 
     /**
@@ -119,7 +127,7 @@ public final class DataLoader {
         check("rank", state.rank(), mine.rank());
         check("shuffle", state.shuffle(), mine.shuffle());
         check("drop-last", state.dropLast(), mine.dropLast());
-        check("block boundaries (the query options decide them: mode, network, read budget)",
+        check("block boundaries (the dataset, the retrieval mode and the fields decide them)",
                 Long.toHexString(state.blocksFingerprint()), Long.toHexString(mine.blocksFingerprint()));
         return new Epoch(this, state.epoch(), state.position(), cache);
     }
@@ -133,7 +141,8 @@ public final class DataLoader {
 
     /** The state of this rank in {@code epoch} after {@code position} samples. */
     LoaderState stateAt(int epoch, long position) {
-        return new LoaderState(prepared.resultId(), query.toString(), prepared.options().fields(), settings.seed(),
+        return new LoaderState(dataset.summary().layout(), dataset.summary().prefix(), prepared.resultId(),
+                query.toString(), prepared.options().fields(), settings.seed(),
                 epoch, settings.worldSize(), settings.rank(), settings.shuffle(), settings.dropLast(),
                 split.fingerprint(), position);
     }

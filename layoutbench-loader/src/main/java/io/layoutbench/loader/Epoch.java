@@ -129,7 +129,18 @@ public final class Epoch implements java.util.Iterator<List<Sample>>, AutoClosea
     /** The next batch: {@link LoaderSettings#batchSize()} samples, fewer at the end of the share. */
     @Override
     public List<Sample> next() {
-        List<Sample> batch = nextBatch();
+        return next(settings.batchSize());
+    }
+
+    /**
+     * The next batch of at most {@code maxSamples} samples (and at most the batch size): to stop at an exact
+     * sample, for a state saved there.
+     */
+    public List<Sample> next(int maxSamples) {
+        if (maxSamples < 1) {
+            throw new IllegalArgumentException("maxSamples must be >= 1, got " + maxSamples);
+        }
+        List<Sample> batch = nextBatch(Math.min(maxSamples, settings.batchSize()));
         position += batch.size();
         return batch;
     }
@@ -145,11 +156,15 @@ public final class Epoch implements java.util.Iterator<List<Sample>>, AutoClosea
 
     /** Draws the next batch without counting it as handed out (the decoding workers count it when they do). */
     List<Sample> nextBatch() {
+        return nextBatch(settings.batchSize());
+    }
+
+    private List<Sample> nextBatch(int batchSize) {
         if (!hasNext()) {
             throw new NoSuchElementException("Epoch " + epoch + " of rank " + settings.rank() + " is over after "
                     + drawn + " samples");
         }
-        int size = (int) Math.min(settings.batchSize(), total - drawn);
+        int size = (int) Math.min(batchSize, total - drawn);
         List<Sample> batch = new ArrayList<>(size);
         for (int i = 0; i < size; i++) {
             while (buffer.needsInput()) {

@@ -33,6 +33,8 @@ import java.util.TreeMap;
  * try (Epoch epoch = loader.resume(LoaderState.read(path))) { ... }
  * }</pre>
  *
+ * @param layout            the dataset's layout ({@link io.layoutbench.api.layout.DatasetSummary#layout()})
+ * @param prefix            where the dataset lives in its store ({@link io.layoutbench.api.layout.DatasetSummary#prefix()})
  * @param resultId          the prepared result ({@link io.layoutbench.api.layout.PreparedQuery#resultId()}):
  *                          dataset generation, query and fields
  * @param query             the query's SQL text, with its LIMIT
@@ -46,13 +48,15 @@ import java.util.TreeMap;
  * @param blocksFingerprint a checksum of the block boundaries (they follow from the query options)
  * @param position          samples this rank has yielded in the epoch
  */
-public record LoaderState(String resultId, String query, List<String> fields, long seed, int epoch, int worldSize,
+public record LoaderState(String layout, String prefix, String resultId, String query, List<String> fields, long seed, int epoch, int worldSize,
         int rank, Shuffle shuffle, boolean dropLast, long blocksFingerprint, long position) {
 
     /** Version of the text form; a newer one is refused by name. */
     public static final int FORMAT = 1;
 
     public LoaderState {
+        requireNonNull(layout, "layout is null");
+        requireNonNull(prefix, "prefix is null");
         requireNonNull(resultId, "resultId is null");
         requireNonNull(query, "query is null");
         fields = List.copyOf(fields);
@@ -69,6 +73,8 @@ public record LoaderState(String resultId, String query, List<String> fields, lo
     public String toText() {
         TreeMap<String, String> values = new TreeMap<>();
         values.put("format", Integer.toString(FORMAT));
+        values.put("layout", layout);
+        values.put("prefix", prefix);
         values.put("result", resultId);
         values.put("query", query);
         values.put("fields", String.join(",", fields));
@@ -124,7 +130,7 @@ public record LoaderState(String resultId, String query, List<String> fields, lo
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException("Loader state key 'blocks' is not a hex number: " + p.get("blocks"));
         }
-        return new LoaderState(string(p, "result"), string(p, "query"),
+        return new LoaderState(string(p, "layout"), string(p, "prefix"), string(p, "result"), string(p, "query"),
                 fields.isEmpty() ? List.of() : List.of(fields.split(",")), number(p, "seed"),
                 (int) number(p, "epoch"), (int) number(p, "world-size"), (int) number(p, "rank"), shuffle,
                 bool(p, "drop-last"), blocks, number(p, "position"));
@@ -158,7 +164,7 @@ public record LoaderState(String resultId, String query, List<String> fields, lo
 
     /** This state at another position. */
     LoaderState at(long newPosition) {
-        return new LoaderState(resultId, query, fields, seed, epoch, worldSize, rank, shuffle, dropLast,
+        return new LoaderState(layout, prefix, resultId, query, fields, seed, epoch, worldSize, rank, shuffle, dropLast,
                 blocksFingerprint, newPosition);
     }
 

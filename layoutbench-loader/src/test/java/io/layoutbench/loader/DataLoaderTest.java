@@ -168,6 +168,21 @@ class DataLoaderTest {
     }
 
     @Test
+    void theOrderDoesNotDependOnTheNetworkConcurrencyOrReadBudgetARankReadsWith() {
+        Case c = new Case("l2", Query.parse("filesize_bytes > 0"), 3, 4, Shuffle.blocks(0, 16), false, 10, 2);
+        List<String> defaults;
+        try (Epoch e = loader(c, 1).epoch(2)) {
+            defaults = names(e, Long.MAX_VALUE);
+        }
+        QueryOptions other = QueryOptions.defaults().withNetwork(io.layoutbench.api.network.NetworkProfiles.NONE)
+                .withMaxConcurrency(3).withMaxReadAmplification(Double.POSITIVE_INFINITY);
+        DataLoader elsewhere = DataLoader.open(datasets.get("l2"), c.query(), other, c.settings(1));
+        try (Epoch e = elsewhere.epoch(2)) {
+            assertThat(names(e, Long.MAX_VALUE)).isEqualTo(defaults);
+        }
+    }
+
+    @Test
     void unshuffledARankReadsARunOfTheResultInDatasetOrder() {
         Case c = new Case("l3", Query.parse("filesize_bytes > 0"), 4, 0, Shuffle.none(), false, 10, 2);
         List<String> result = result(c);
@@ -238,7 +253,7 @@ class DataLoaderTest {
                 assertThat(stats.requests()).isZero();
                 continue;
             }
-            RetrievalPlan single = loader.prepared().plan(sortedJoined(share));
+            RetrievalPlan single = loader.prepared().plan(ResultRange.sortedAndJoined(share));
             assertThat(stats.payloadBytes()).isEqualTo(single.payloadBytes());
             assertThat((double) stats.bytesRead()).as(c + " rank " + rank + ": bytes")
                     .isLessThanOrEqualTo(1.1 * stats.payloadBytes() + 200.0 * stats.samples());
@@ -246,22 +261,6 @@ class DataLoaderTest {
                     .dataRequests().size()).isLessThanOrEqualTo(Math.max(single.dataRequests().size() + 2,
                             1.2 * single.dataRequests().size()));
         }
-    }
-
-    /** {@code ranges} in result order, neighbours joined: what one reader of the same samples reads. */
-    static List<ResultRange> sortedJoined(List<ResultRange> ranges) {
-        List<ResultRange> sorted = new ArrayList<>(ranges);
-        sorted.sort(java.util.Comparator.comparingLong(ResultRange::from));
-        List<ResultRange> joined = new ArrayList<>();
-        for (ResultRange r : sorted) {
-            ResultRange last = joined.isEmpty() ? null : joined.get(joined.size() - 1);
-            if (last != null && last.to() == r.from()) {
-                joined.set(joined.size() - 1, new ResultRange(last.from(), r.to()));
-            } else {
-                joined.add(r);
-            }
-        }
-        return joined;
     }
 
     @Test
@@ -386,7 +385,7 @@ class DataLoaderTest {
 
     @Test
     void aStateRoundTripsAsTextAndBadTextIsNamed() {
-        LoaderState state = new LoaderState("l2:x:g1:q :fields data", "label = 'a''b'\nLIMIT 3", List.of("jpg",
+        LoaderState state = new LoaderState("l2", "x", "l2:x:g1:q :fields data", "label = 'a''b'\nLIMIT 3", List.of("jpg",
                 "cls"), -5, 3, 8, 7, Shuffle.blocks(1 << 20, 64), true, 0xfedcba9876543210L, 1234);
         assertThat(LoaderState.parse(state.toText())).isEqualTo(state);
         assertThat(state.toText().lines().count()).isLessThan(20);

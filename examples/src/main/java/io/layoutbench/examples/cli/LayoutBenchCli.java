@@ -46,6 +46,7 @@ import picocli.CommandLine.Spec;
             GenerateCommand.class,
             IngestCommand.class,
             QueryCommand.class,
+            LoadCommand.class,
             DescribeCommand.class,
             AdviseCommand.class,
             io.layoutbench.examples.fac.FacCommand.class,

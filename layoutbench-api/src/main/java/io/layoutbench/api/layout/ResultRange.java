@@ -51,6 +51,25 @@ public record ResultRange(long from, long to) {
         return copy;
     }
 
+    /**
+     * {@code ranges} (apart, in any order) sorted by position, neighbours joined: the ranges one reader of the same
+     * samples in dataset order reads.
+     */
+    public static List<ResultRange> sortedAndJoined(java.util.Collection<ResultRange> ranges) {
+        List<ResultRange> sorted = new java.util.ArrayList<>(ranges);
+        sorted.sort(java.util.Comparator.comparingLong(ResultRange::from));
+        List<ResultRange> joined = new java.util.ArrayList<>(sorted.size());
+        for (ResultRange range : sorted) {
+            ResultRange last = joined.isEmpty() ? null : joined.get(joined.size() - 1);
+            if (last != null && last.to == range.from) {
+                joined.set(joined.size() - 1, new ResultRange(last.from, range.to));
+            } else {
+                joined.add(range);
+            }
+        }
+        return joined;
+    }
+
     @Override
     public String toString() {
         return "[" + from + ", " + to + ")";
