@@ -1,44 +1,39 @@
 package io.layoutbench.examples;
 
-import static java.util.Objects.requireNonNull;
-
 import io.layoutbench.api.backend.ObjectBackend;
 import io.layoutbench.api.dataset.MetadataSchema;
 import io.layoutbench.api.dataset.Sample;
 import io.layoutbench.api.layout.Dataset;
 import io.layoutbench.api.layout.DatasetWriter;
 import io.layoutbench.api.layout.QueryOptions;
-import io.layoutbench.api.layout.ResultOrder;
-import io.layoutbench.api.layout.SampleStream;
 import io.layoutbench.api.layout.StorageLayout;
 import io.layoutbench.api.layout.StorageLayouts;
-import io.layoutbench.api.network.NetworkProfiles;
 import io.layoutbench.api.predicate.Query;
 import io.layoutbench.backend.memory.MemoryBackend;
 import io.layoutbench.datasets.synthetic.ImageNetScale;
 import io.layoutbench.datasets.synthetic.SyntheticImageNet;
-
-import java.util.ArrayList;
+import io.layoutbench.loader.DataLoader;
+import io.layoutbench.loader.Epoch;
+import io.layoutbench.loader.LoaderSettings;
+import io.layoutbench.loader.LoaderState;
+import io.layoutbench.loader.LoaderStats;
+import io.layoutbench.loader.Shuffle;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
-import java.util.NoSuchElementException;
+import java.util.Set;
 import java.util.stream.Stream;
 
 /**
- * Feeding a training loop from a query, the way distributed data-parallel training splits a dataset: every worker
- * ({@code rank} of {@code worldSize}) runs the same query in dataset order and keeps the samples whose position
- * {@code i} satisfies {@code i % worldSize == rank}, after dropping the tail so every worker gets the same number
- * of samples (PyTorch's {@code DistributedSampler(shuffle=False, drop_last=True)}). The split is deterministic: the
- * same query on the same dataset gives every rank the same samples on every run, without the workers talking to
- * each other.
- *
- * <p>Each worker reads the whole (truncated) result and skips the samples of other ranks, so the transfer is
- * {@code worldSize} times the data one rank trains on; for a result that fits in one worker's bandwidth budget that
- * is the simple, correct choice. The query's LIMIT stops the reads at the last sample any rank uses.
+ * Feeding distributed data-parallel training from a query with {@code layoutbench-loader}: every rank
+ * ({@code rank} of {@code worldSize}) builds the same {@link DataLoader} and reads only its own share of each epoch,
+ * block-shuffled and buffer-shuffled by the job's seed, without talking to the other ranks. Halfway through an
+ * epoch a rank saves its {@link LoaderState} (as a checkpoint would) and a new loader, as after a restart, resumes
+ * from it with exactly the samples an uninterrupted one would have yielded.
  *
  * <p>Arguments: {@code [rank worldSize batchSize]}; with none, it plays all ranks of a world of 4, one after the
- * other, and checks that they split the result exactly.
+ * other, and checks that together they read the result once.
  */
 public final class DataLoaderExample {
 
@@ -54,40 +49,62 @@ public final class DataLoaderExample {
             try (Dataset dataset = l2.open(backend, "imagenet-tiny/l2")) {
                 if (args.length >= 2) {
                     train(dataset, query, Integer.parseInt(args[0]), Integer.parseInt(args[1]), batchSize);
-                } else {
-                    int worldSize = 4;
-                    long total = 0;
-                    for (int rank = 0; rank < worldSize; rank++) {
-                        total += train(dataset, query, rank, worldSize, batchSize);
-                    }
-                    long matching = dataset.plan(query, QueryOptions.defaults()).samples();
-                    System.out.printf("%d ranks trained on %d of %d matching samples (the last %d dropped so "
-                            + "every rank gets the same number)%n", worldSize, total, matching, matching - total);
+                    return;
                 }
+                int worldSize = 4;
+                Set<String> seen = new HashSet<>();
+                long total = 0;
+                for (int rank = 0; rank < worldSize; rank++) {
+                    for (String name : train(dataset, query, rank, worldSize, batchSize)) {
+                        seen.add(name);
+                        total++;
+                    }
+                }
+                long matching = dataset.plan(query, QueryOptions.defaults()).samples();
+                System.out.printf("%d ranks read %d samples, %d distinct, of %d matching: each once%n", worldSize,
+                        total, seen.size(), matching);
             }
         }
     }
 
-    /** One worker's epoch: batches of its share of the result; returns the samples it trained on. */
-    static long train(Dataset dataset, Query query, int rank, int worldSize, int batchSize) {
-        QueryOptions options = QueryOptions.defaults().withOrder(ResultOrder.DATASET)
-                .withNetwork(NetworkProfiles.NONE);
-        long matching = dataset.plan(query, options).samples();
-        long perRank = matching / worldSize;
-        long samples = 0;
-        int batchNumber = 0;
-        try (SampleStream stream = dataset.query(query.withLimit(perRank * worldSize), options)) {
-            Iterator<List<Sample>> batches = new RankBatches(stream, rank, worldSize, batchSize);
-            while (batches.hasNext()) {
-                List<Sample> batch = batches.next();
-                long bytes = batch.stream().mapToLong(Sample::size).sum();
+    /** One rank's epoch 0 (stopped halfway and resumed) and epoch 1; returns the names of its epoch-0 samples. */
+    static List<String> train(Dataset dataset, Query query, int rank, int worldSize, int batchSize) {
+        LoaderSettings settings = LoaderSettings.defaults().withRank(rank, worldSize).withSeed(2024)
+                .withShuffle(Shuffle.blocks(1L << 20, 64)).withBatchSize(batchSize);
+        DataLoader loader = DataLoader.open(dataset, query, QueryOptions.defaults(), settings);
+        java.util.ArrayList<String> names = new java.util.ArrayList<>();
+        LoaderState checkpoint;
+        try (Epoch epoch = loader.epoch(0)) {
+            System.out.printf("rank %d/%d: %d of %d matching samples an epoch, %d blocks%n", rank, worldSize,
+                    epoch.size(), loader.prepared().samples(), loader.blockCount());
+            while (epoch.hasNext() && epoch.position() < epoch.size() / 2) {
+                List<Sample> batch = epoch.next();
                 // A real loop would decode the JPEGs and run a training step here.
-                System.out.printf("rank %d/%d batch %d: %d samples, %d bytes, first %s%n", rank, worldSize,
-                        batchNumber++, batch.size(), bytes, batch.get(0).filename());
-                samples += batch.size();
+                batch.forEach(s -> names.add(s.filename()));
             }
+            checkpoint = epoch.state();   // saved with the model: checkpoint.write(path)
         }
-        return samples;
+        System.out.printf("rank %d/%d: checkpoint after %d samples: %s%n", rank, worldSize, checkpoint.position(),
+                checkpoint.toText().lines().filter(l -> l.startsWith("position") || l.startsWith("epoch"))
+                        .toList());
+        // After a restart: a loader from the state alone continues the epoch where it stopped.
+        DataLoader restarted = DataLoader.forState(dataset, checkpoint, QueryOptions.defaults(),
+                LoaderSettings.defaults().withBatchSize(batchSize));
+        LoaderStats resumed;
+        try (Epoch epoch = restarted.resume(checkpoint)) {
+            while (epoch.hasNext()) {
+                epoch.next().forEach(s -> names.add(s.filename()));
+            }
+            resumed = epoch.stats();
+        }
+        System.out.printf("rank %d/%d: resumed, %d samples more; %d re-read from the shuffle buffer (%d bytes)%n",
+                rank, worldSize, resumed.samples(), resumed.reReadSamples(), resumed.reReadBytes());
+        try (Epoch next = restarted.epoch(1)) {
+            List<Sample> first = next.next();
+            System.out.printf("rank %d/%d: epoch 1 starts with %s (another order)%n", rank, worldSize,
+                    first.get(0).filename());
+        }
+        return names;
     }
 
     private static void ingestTiny(ObjectBackend backend, StorageLayout layout, String prefix) {
@@ -98,70 +115,6 @@ public final class DataLoaderExample {
                 writer.add(iterator.next());
             }
             writer.commit();
-        }
-    }
-
-    /**
-     * Whether the sample at position {@code index} of a result of {@code total} samples belongs to {@code rank}:
-     * positions past the largest multiple of {@code worldSize} are dropped, the rest dealt round-robin.
-     */
-    public static boolean belongsTo(long index, long total, int rank, int worldSize) {
-        if (worldSize < 1 || rank < 0 || rank >= worldSize) {
-            throw new IllegalArgumentException("rank must be in [0, worldSize), worldSize >= 1; got rank " + rank
-                    + " of " + worldSize);
-        }
-        return index < total / worldSize * worldSize && index % worldSize == rank;
-    }
-
-    /**
-     * Batches of one rank's samples from a stream in dataset order (the stream should be limited to the positions
-     * any rank uses, a multiple of {@code worldSize}). Not thread-safe.
-     */
-    public static final class RankBatches implements Iterator<List<Sample>> {
-        private final Iterator<Sample> samples;
-        private final int rank;
-        private final int worldSize;
-        private final int batchSize;
-        private long position;
-        private List<Sample> next;
-
-        public RankBatches(Iterator<Sample> samples, int rank, int worldSize, int batchSize) {
-            this.samples = requireNonNull(samples, "samples is null");
-            if (worldSize < 1 || rank < 0 || rank >= worldSize) {
-                throw new IllegalArgumentException("rank must be in [0, worldSize), worldSize >= 1; got rank " + rank
-                        + " of " + worldSize);
-            }
-            if (batchSize < 1) {
-                throw new IllegalArgumentException("batchSize must be >= 1, got " + batchSize);
-            }
-            this.rank = rank;
-            this.worldSize = worldSize;
-            this.batchSize = batchSize;
-        }
-
-        @Override
-        public boolean hasNext() {
-            if (next == null) {
-                List<Sample> batch = new ArrayList<>(batchSize);
-                while (batch.size() < batchSize && samples.hasNext()) {
-                    Sample sample = samples.next();
-                    if (position++ % worldSize == rank) {
-                        batch.add(sample);
-                    }
-                }
-                next = batch.isEmpty() ? null : batch;
-            }
-            return next != null;
-        }
-
-        @Override
-        public List<Sample> next() {
-            if (!hasNext()) {
-                throw new NoSuchElementException("No more batches for rank " + rank);
-            }
-            List<Sample> batch = next;
-            next = null;
-            return batch;
         }
     }
 }

@@ -41,8 +41,18 @@ class ExamplesSmokeTest {
         DataLoaderExample.main(new String[0]);
 
         String out = captured.toString(StandardCharsets.UTF_8);
-        assertThat(out).contains("rank 0/4 batch 0").contains("rank 3/4")
-                .contains("4 ranks trained on 184 of 185 matching samples");
+        assertThat(out).contains("rank 0/4: 47 of 185 matching samples an epoch").contains("rank 3/4: 46 of 185")
+                .contains("4 ranks read 185 samples, 185 distinct, of 185 matching: each once")
+                .contains("checkpoint after 32 samples").contains("resumed, 15 samples more");
+    }
+
+    @Test
+    void imageBatchesAreDecodedByTheLoadersWorkersAndHandedToArrow() throws Exception {
+        ImageBatchesExample.main(new String[0]);
+
+        String out = captured.toString(StandardCharsets.UTF_8);
+        assertThat(out).contains("batch  0: 24 images").contains("Epoch 0: 240 images decoded")
+                .contains("Epoch 1, first batch as Arrow: 24 rows, columns [filename, label, width, height, jpg, cls]");
     }
 
     @Test
