@@ -106,7 +106,7 @@ public final class DataLoader {
         if (epoch < 0) {
             throw new IllegalArgumentException("epoch must be >= 0, got " + epoch);
         }
-        return new Epoch(this, epoch, 0, cache);
+        return new Epoch(this, epoch, 0, cache, null, List.of());
     }
 
     /**
@@ -120,7 +120,7 @@ public final class DataLoader {
      */
     public Epoch resume(LoaderState state) {
         requireNonNull(state, "state is null");
-        LoaderState mine = stateAt(state.epoch(), state.position());
+        LoaderState mine = stateAt(state.epoch(), state.position(), state.elasticFrom());
         check("result (dataset generation, query and fields)", state.resultId(), mine.resultId());
         check("seed", state.seed(), mine.seed());
         check("world size", state.worldSize(), mine.worldSize());
@@ -129,7 +129,67 @@ public final class DataLoader {
         check("drop-last", state.dropLast(), mine.dropLast());
         check("block boundaries (the dataset, the retrieval mode and the fields decide them)",
                 Long.toHexString(state.blocksFingerprint()), Long.toHexString(mine.blocksFingerprint()));
-        return new Epoch(this, state.epoch(), state.position(), cache);
+        if (state.elastic()) {
+            return new Epoch(this, state.epoch(), state.position(), cache, piece(state.epoch(), state.elasticFrom()),
+                    state.elasticFrom());
+        }
+        return new Epoch(this, state.epoch(), state.position(), cache, null, List.of());
+    }
+
+    /**
+     * Elastic resume: continues the epoch that every rank of an earlier world saved {@code states} in, with this
+     * loader's world size. The samples the earlier ranks had not yielded, in the order they would have yielded them
+     * (rank 0's first), are cut into consecutive pieces for the new ranks (sizes differ by at most one; drop-last
+     * dropped what it dropped in the earlier world and drops nothing more): each remaining sample goes to exactly
+     * one new rank. A piece's samples lie anywhere in the result, so they are read a window at a time, sorted; the
+     * next epoch is an ordinary one of the new world size. A state saved during the elastic epoch resumes it with
+     * {@link #resume(LoaderState)}; it cannot be resumed elastically again.
+     *
+     * @throws IllegalArgumentException if the states are not one per rank of one earlier world, of one epoch of
+     *                                  this loader's job, naming what differs
+     */
+    public Epoch resumeElastic(List<LoaderState> states) {
+        requireNonNull(states, "states is null");
+        if (states.isEmpty()) {
+            throw new IllegalArgumentException("An elastic resume needs the state of every rank of the earlier world");
+        }
+        LoaderState first = states.get(0);
+        Long[] positions = new Long[first.worldSize()];
+        for (LoaderState state : states) {
+            if (state.elastic()) {
+                throw new IllegalArgumentException("Rank " + state.rank() + "'s state is itself from an elastic resume"
+                        + " of epoch " + state.epoch() + "; finish that epoch with resume() first");
+            }
+            if (state.worldSize() != first.worldSize() || state.epoch() != first.epoch()) {
+                throw new IllegalArgumentException("The states are of different worlds or epochs: rank "
+                        + state.rank() + " of " + state.worldSize() + " in epoch " + state.epoch() + ", rank "
+                        + first.rank() + " of " + first.worldSize() + " in epoch " + first.epoch());
+            }
+            LoaderState mine = stateAt(state.epoch(), state.position(), List.of());
+            check("result (dataset generation, query and fields)", state.resultId(), mine.resultId());
+            check("seed", state.seed(), mine.seed());
+            check("shuffle", state.shuffle(), mine.shuffle());
+            check("drop-last", state.dropLast(), mine.dropLast());
+            check("block boundaries (the dataset, the retrieval mode and the fields decide them)",
+                    Long.toHexString(state.blocksFingerprint()), Long.toHexString(mine.blocksFingerprint()));
+            if (positions[state.rank()] != null) {
+                throw new IllegalArgumentException("Two states of rank " + state.rank() + " of " + state.worldSize());
+            }
+            positions[state.rank()] = state.position();
+        }
+        for (int rank = 0; rank < positions.length; rank++) {
+            if (positions[rank] == null) {
+                throw new IllegalArgumentException("No state of rank " + rank + " of " + positions.length
+                        + ": an elastic resume needs every rank's");
+            }
+        }
+        List<Long> from = List.of(positions);
+        return new Epoch(this, first.epoch(), 0, cache, piece(first.epoch(), from), from);
+    }
+
+    private long[] piece(int epoch, List<Long> from) {
+        return ElasticSplit.piece(split, settings.shuffle(), settings.seed(), epoch, settings.dropLast(), from,
+                settings.rank(), settings.worldSize());
     }
 
     private static void check(String what, Object saved, Object mine) {
@@ -140,11 +200,11 @@ public final class DataLoader {
     }
 
     /** The state of this rank in {@code epoch} after {@code position} samples. */
-    LoaderState stateAt(int epoch, long position) {
+    LoaderState stateAt(int epoch, long position, List<Long> elasticFrom) {
         return new LoaderState(dataset.summary().layout(), dataset.summary().prefix(), prepared.resultId(),
                 query.toString(), prepared.options().fields(), settings.seed(),
                 epoch, settings.worldSize(), settings.rank(), settings.shuffle(), settings.dropLast(),
-                split.fingerprint(), position);
+                split.fingerprint(), position, elasticFrom);
     }
 
     /** This rank's share of epoch {@code epoch}: result ranges in the order it reads them (before the buffer). */

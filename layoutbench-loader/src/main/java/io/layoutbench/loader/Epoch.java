@@ -45,6 +45,10 @@ public final class Epoch implements java.util.Iterator<List<Sample>>, AutoClosea
     private final long total;
     private final ShuffleBuffer<Sample> buffer;
     private final double bytesPerSample;
+    private final long[] piece;
+    private final List<Long> elasticFrom;
+    private final Map<Long, Sample> window = new HashMap<>();
+    private long windowEnd;
     private final Deque<OpenRead> open = new ArrayDeque<>();
     private long openBytes;
     private int nextRange;
@@ -63,32 +67,43 @@ public final class Epoch implements java.util.Iterator<List<Sample>>, AutoClosea
     private long reReadSamples;
     private long reReadBytes;
 
-    Epoch(DataLoader loader, int epoch, long position, SampleCache cache) {
+    /**
+     * Rank's epoch from {@code position} on; with {@code piece}, a rank of an elastic resume yielding those result
+     * positions in order ({@code elasticFrom}: the earlier ranks' positions), without a buffer of its own.
+     */
+    Epoch(DataLoader loader, int epoch, long position, SampleCache cache, long[] piece, List<Long> elasticFrom) {
         this.loader = loader;
         this.epoch = epoch;
         this.prepared = loader.prepared();
         this.settings = loader.settings();
         this.cache = cache;
-        this.share = loader.share(epoch);
+        this.piece = piece;
+        this.elasticFrom = List.copyOf(elasticFrom);
+        this.share = piece == null ? loader.share(epoch) : List.of();
         this.shareStarts = new long[share.size()];
         long count = 0;
         for (int i = 0; i < share.size(); i++) {
             shareStarts[i] = count;
             count += share.get(i).size();
         }
-        this.total = count;
+        this.total = piece == null ? count : piece.length;
         if (position < 0 || position > total) {
             throw new IllegalArgumentException("Cannot resume rank " + settings.rank() + " of epoch " + epoch
                     + " after " + position + " samples: its share has " + total);
         }
         this.bytesPerSample = prepared.samples() == 0 ? 0 : (double) prepared.payloadBytes() / prepared.samples();
+        this.drawn = position;
+        this.position = position;
+        this.windowEnd = position;
+        if (piece != null) {
+            this.buffer = null;
+            return;
+        }
         Shuffle shuffle = settings.shuffle();
         int capacity = shuffle.enabled() ? shuffle.bufferSamples() : 1;
         SplitMix64 random = SplitMix64.of(settings.seed(), epoch, settings.rank(), 2);
         this.buffer = position == 0 ? new ShuffleBuffer<>(capacity, total, random)
                 : ShuffleBuffer.replay(capacity, total, random, position);
-        this.drawn = position;
-        this.position = position;
         if (position > 0) {
             reReadHeld();
         }
@@ -112,7 +127,7 @@ public final class Epoch implements java.util.Iterator<List<Sample>>, AutoClosea
 
     /** Where the consumer is: save it to resume from here. */
     public LoaderState state() {
-        return loader.stateAt(epoch, position);
+        return loader.stateAt(epoch, position, elasticFrom);
     }
 
     /** What the epoch has read so far. */
@@ -167,10 +182,7 @@ public final class Epoch implements java.util.Iterator<List<Sample>>, AutoClosea
         int size = (int) Math.min(batchSize, total - drawn);
         List<Sample> batch = new ArrayList<>(size);
         for (int i = 0; i < size; i++) {
-            while (buffer.needsInput()) {
-                buffer.add(buffer.nextInput(), nextFromSource());
-            }
-            Sample sample = buffer.take();
+            Sample sample = piece != null ? nextOfPiece() : nextShuffled();
             drawn++;
             samples++;
             payloadBytes += sample.size();
@@ -180,6 +192,46 @@ public final class Epoch implements java.util.Iterator<List<Sample>>, AutoClosea
             closeReads();
         }
         return batch;
+    }
+
+    private Sample nextShuffled() {
+        while (buffer.needsInput()) {
+            buffer.add(buffer.nextInput(), nextFromSource());
+        }
+        return buffer.take();
+    }
+
+    /**
+     * The next sample of an elastic piece, whose samples lie anywhere in the result: read a window at a time (as
+     * many as the read-ahead budget holds), the window's positions sorted into ranges, so that neighbours share
+     * requests.
+     */
+    private Sample nextOfPiece() {
+        if (drawn == windowEnd) {
+            window.clear();
+            long size = Math.max(settings.batchSize(), (long) (settings.prefetchBytes() / Math.max(1, bytesPerSample)));
+            windowEnd = Math.min(total, drawn + Math.min(size, 1 << 16));
+            long[] positions = Arrays.copyOfRange(piece, (int) drawn, (int) windowEnd);
+            Arrays.sort(positions);
+            List<ResultRange> ranges = new ArrayList<>();
+            for (long p : positions) {
+                ResultRange last = ranges.isEmpty() ? null : ranges.get(ranges.size() - 1);
+                if (last != null && last.to() == p) {
+                    ranges.set(ranges.size() - 1, new ResultRange(last.from(), p + 1));
+                } else {
+                    ranges.add(new ResultRange(p, p + 1));
+                }
+            }
+            OpenRead read = new OpenRead(ranges);
+            try {
+                for (long p : positions) {
+                    window.put(p, read.next());
+                }
+            } finally {
+                read.close();
+            }
+        }
+        return window.remove(piece[(int) drawn]);
     }
 
     /** Counts {@code count} samples handed out by a decoding iterator. */
@@ -194,6 +246,7 @@ public final class Epoch implements java.util.Iterator<List<Sample>>, AutoClosea
     }
 
     private void closeReads() {
+        window.clear();
         while (!open.isEmpty()) {
             open.pollFirst().close();
         }

@@ -47,9 +47,12 @@ import java.util.TreeMap;
  * @param dropLast          whether the tail is dropped
  * @param blocksFingerprint a checksum of the block boundaries (they follow from the query options)
  * @param position          samples this rank has yielded in the epoch
+ * @param elasticFrom       for a rank of an elastic resume ({@link DataLoader#resumeElastic}): the positions the
+ *                          ranks of the earlier world size had reached, by rank (the earlier world size is its
+ *                          size); empty otherwise
  */
 public record LoaderState(String layout, String prefix, String resultId, String query, List<String> fields, long seed, int epoch, int worldSize,
-        int rank, Shuffle shuffle, boolean dropLast, long blocksFingerprint, long position) {
+        int rank, Shuffle shuffle, boolean dropLast, long blocksFingerprint, long position, List<Long> elasticFrom) {
 
     /** Version of the text form; a newer one is refused by name. */
     public static final int FORMAT = 1;
@@ -67,6 +70,12 @@ public record LoaderState(String layout, String prefix, String resultId, String 
         if (worldSize < 1 || rank < 0 || rank >= worldSize) {
             throw new IllegalArgumentException("rank must be in [0, worldSize), got " + rank + " of " + worldSize);
         }
+        elasticFrom = List.copyOf(elasticFrom);
+    }
+
+    /** Whether this is a rank of an elastic resume. */
+    public boolean elastic() {
+        return !elasticFrom.isEmpty();
     }
 
     /** The state as properties text. */
@@ -88,6 +97,10 @@ public record LoaderState(String layout, String prefix, String resultId, String 
         values.put("drop-last", Boolean.toString(dropLast));
         values.put("blocks", Long.toHexString(blocksFingerprint));
         values.put("position", Long.toString(position));
+        if (elastic()) {
+            values.put("elastic.from", elasticFrom.stream().map(String::valueOf)
+                    .collect(java.util.stream.Collectors.joining(",")));
+        }
         Properties properties = new Properties();
         properties.putAll(values);
         StringWriter text = new StringWriter();
@@ -133,7 +146,7 @@ public record LoaderState(String layout, String prefix, String resultId, String 
         return new LoaderState(string(p, "layout"), string(p, "prefix"), string(p, "result"), string(p, "query"),
                 fields.isEmpty() ? List.of() : List.of(fields.split(",")), number(p, "seed"),
                 (int) number(p, "epoch"), (int) number(p, "world-size"), (int) number(p, "rank"), shuffle,
-                bool(p, "drop-last"), blocks, number(p, "position"));
+                bool(p, "drop-last"), blocks, number(p, "position"), elasticFrom(p));
     }
 
     /** Writes the state to {@code file} atomically: a reader sees the old state or the new one, whole. */
@@ -162,10 +175,17 @@ public record LoaderState(String layout, String prefix, String resultId, String 
         }
     }
 
-    /** This state at another position. */
-    LoaderState at(long newPosition) {
-        return new LoaderState(layout, prefix, resultId, query, fields, seed, epoch, worldSize, rank, shuffle, dropLast,
-                blocksFingerprint, newPosition);
+    private static List<Long> elasticFrom(Properties p) {
+        String value = p.getProperty("elastic.from");
+        if (value == null || value.isBlank()) {
+            return List.of();
+        }
+        try {
+            return java.util.Arrays.stream(value.split(",")).map(v -> Long.parseLong(v.strip())).toList();
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("Loader state key 'elastic.from' is not a list of numbers: '" + value
+                    + "'");
+        }
     }
 
     private static String string(Properties p, String key) {

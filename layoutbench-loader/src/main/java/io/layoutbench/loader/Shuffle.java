@@ -55,6 +55,11 @@ public record Shuffle(boolean enabled, long blockBytes, int bufferSamples) {
 
     @Override
     public String toString() {
-        return enabled ? "blocks of " + blockBytes + " B, buffer of " + bufferSamples + " samples" : "none";
+        if (!enabled) {
+            return "none";
+        }
+        String blocks = blockBytes == 0 ? "read-unit blocks"
+                : io.layoutbench.layouts.common.LayoutOptions.formatSize(blockBytes) + " blocks";
+        return blocks + ", buffer " + bufferSamples;
     }
 }

@@ -89,6 +89,12 @@ final class ShuffleBuffer<T> {
         return item;
     }
 
+    /** Draws the next item's input position, without items (a replay of the order alone). */
+    long takePosition() {
+        takeSlot();
+        return positions[size];
+    }
+
     /** Draws a slot, moves its item past the end (at index {@code size}), and returns the slot. */
     private int takeSlot() {
         if (size == 0) {

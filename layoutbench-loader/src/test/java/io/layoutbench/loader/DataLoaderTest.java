@@ -234,6 +234,82 @@ class DataLoaderTest {
     }
 
     @Test
+    void anElasticResumeGivesEachRemainingSampleToExactlyOneNewRankInTheEarlierOrder() {
+        Random random = new Random(5);
+        for (int trial = 0; trial < 30; trial++) {
+            Case c = randomCase(random);
+            int oldWorld = 1 + random.nextInt(8);
+            int newWorld = 1 + random.nextInt(8);
+            int epoch = random.nextInt(3);
+            Case old = new Case(c.layout(), c.query(), oldWorld, c.seed(), c.shuffle(), c.dropLast(), c.batch(),
+                    c.workers());
+            // Each earlier rank stops somewhere; the rest of its uninterrupted run is what must still come.
+            List<String> expectedRest = new ArrayList<>();
+            List<LoaderState> states = new ArrayList<>();
+            for (int rank = 0; rank < oldWorld; rank++) {
+                DataLoader loader = loader(old, rank);
+                List<String> all;
+                try (Epoch e = loader.epoch(epoch)) {
+                    all = names(e, Long.MAX_VALUE);
+                }
+                int stop = all.isEmpty() ? 0 : random.nextInt(all.size() + 1);
+                try (Epoch e = loader.epoch(epoch)) {
+                    while (e.position() < stop) {
+                        e.next(stop - (int) e.position());
+                    }
+                    states.add(LoaderState.parse(e.state().toText()));
+                }
+                expectedRest.addAll(all.subList(stop, all.size()));
+            }
+            java.util.Collections.shuffle(states, random);   // in any order
+            List<String> newRanks = new ArrayList<>();
+            List<Integer> sizes = new ArrayList<>();
+            for (int rank = 0; rank < newWorld; rank++) {
+                Case now = new Case(c.layout(), c.query(), newWorld, c.seed(), c.shuffle(), c.dropLast(), c.batch(),
+                        c.workers());
+                DataLoader loader = loader(now, rank);
+                List<String> mine = new ArrayList<>();
+                LoaderState midway = null;
+                try (Epoch e = loader.resumeElastic(states)) {
+                    long half = e.size() / 2;
+                    while (e.hasNext() && e.position() < half) {
+                        e.next((int) (half - e.position())).forEach(s -> mine.add(s.filename()));
+                    }
+                    midway = LoaderState.parse(e.state().toText());
+                }
+                assertThat(midway.elastic()).isTrue();
+                // A state saved during the elastic epoch resumes it like any other.
+                try (Epoch e = loader(now, rank).resume(midway)) {
+                    mine.addAll(names(e, Long.MAX_VALUE));
+                }
+                newRanks.addAll(mine);
+                sizes.add(mine.size());
+            }
+            assertThat(newRanks).as(old + " -> " + newWorld).isEqualTo(expectedRest);
+            assertThat(sizes.stream().mapToInt(Integer::intValue).max().orElse(0)
+                    - sizes.stream().mapToInt(Integer::intValue).min().orElse(0)).isLessThanOrEqualTo(1);
+        }
+    }
+
+    @Test
+    void anElasticResumeNeedsEveryRanksStateOfOneEpoch() {
+        Case c = new Case("l1", Query.parse("filesize_bytes > 0"), 3, 2, Shuffle.defaults(), false, 8, 1);
+        List<LoaderState> states = new ArrayList<>();
+        for (int rank = 0; rank < 3; rank++) {
+            try (Epoch e = loader(c, rank).epoch(1)) {
+                e.next();
+                states.add(e.state());
+            }
+        }
+        DataLoader two = loader(new Case("l1", c.query(), 2, 2, c.shuffle(), false, 8, 1), 0);
+        assertThatThrownBy(() -> two.resumeElastic(states.subList(0, 2))).hasMessageContaining("No state of rank 2");
+        assertThatThrownBy(() -> two.resumeElastic(List.of(states.get(0), states.get(0), states.get(1))))
+                .hasMessageContaining("Two states of rank 0");
+        DataLoader otherSeed = loader(new Case("l1", c.query(), 2, 3, c.shuffle(), false, 8, 1), 0);
+        assertThatThrownBy(() -> otherSeed.resumeElastic(states)).hasMessageContaining("seed 2");
+    }
+
+    @Test
     void aRankReadsItsOwnBytesInAboutTheRequestsOfOneReaderOfItsSamples() {
         Random random = new Random(4);
         for (int trial = 0; trial < 40; trial++) {
@@ -386,7 +462,7 @@ class DataLoaderTest {
     @Test
     void aStateRoundTripsAsTextAndBadTextIsNamed() {
         LoaderState state = new LoaderState("l2", "x", "l2:x:g1:q :fields data", "label = 'a''b'\nLIMIT 3", List.of("jpg",
-                "cls"), -5, 3, 8, 7, Shuffle.blocks(1 << 20, 64), true, 0xfedcba9876543210L, 1234);
+                "cls"), -5, 3, 8, 7, Shuffle.blocks(1 << 20, 64), true, 0xfedcba9876543210L, 1234, List.of(5L, 0L, 77L));
         assertThat(LoaderState.parse(state.toText())).isEqualTo(state);
         assertThat(state.toText().lines().count()).isLessThan(20);
         assertThatThrownBy(() -> LoaderState.parse(state.toText().replace("position=1234", "")))

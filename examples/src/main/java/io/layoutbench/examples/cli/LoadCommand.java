@@ -136,6 +136,11 @@ final class LoadCommand implements Callable<Integer> {
             description = "Continue from a saved state: its query, seed, epoch, rank, world size and shuffle apply.")
     Path resume;
 
+    @Option(names = "--resume-elastic", paramLabel = "FILE", split = ",",
+            description = "Continue an epoch with another world size: the state files of every rank of the earlier "
+                    + "world, comma-separated; this rank's --rank and --world-size are the new ones.")
+    List<Path> resumeElastic = new ArrayList<>();
+
     @Override
     public Integer call() {
         PrintWriter console = spec.commandLine().getOut();
@@ -143,13 +148,23 @@ final class LoadCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "--stop-after must be >= 0, --state-every and --epochs "
                     + ">= 1");
         }
+        if (resume != null && !resumeElastic.isEmpty()) {
+            throw new ParameterException(spec.commandLine(), "--resume and --resume-elastic exclude each other");
+        }
         LoaderState resumed = null;
-        if (resume != null) {
-            try {
+        List<LoaderState> earlier = new ArrayList<>();
+        try {
+            if (resume != null) {
                 resumed = LoaderState.read(resume);
-            } catch (IllegalArgumentException | UncheckedIOException e) {
-                throw new ParameterException(spec.commandLine(), "Invalid --resume: " + e.getMessage());
             }
+            for (Path file : resumeElastic) {
+                earlier.add(LoaderState.read(file));
+            }
+        } catch (IllegalArgumentException | UncheckedIOException e) {
+            throw new ParameterException(spec.commandLine(), "Invalid --resume: " + e.getMessage());
+        }
+        if (!earlier.isEmpty()) {
+            resumed = earlier.get(0);
         }
         Query query = null;
         if (resumed == null) {
@@ -172,9 +187,16 @@ final class LoadCommand implements Callable<Integer> {
         try (LoaderDataset.Opened opened = resumed == null ? source.open(spec) : source.open(spec, resumed)) {
             DataLoader loader;
             try {
-                loader = resumed == null
-                        ? DataLoader.open(opened.dataset(), query, source.queryOptions(fields), settings)
-                        : DataLoader.forState(opened.dataset(), resumed, source.queryOptions(List.of()), settings);
+                if (resumed == null) {
+                    loader = DataLoader.open(opened.dataset(), query, source.queryOptions(fields), settings);
+                } else if (earlier.isEmpty()) {
+                    loader = DataLoader.forState(opened.dataset(), resumed, source.queryOptions(List.of()), settings);
+                } else {
+                    // The job's settings from the earlier world's states; this rank and world size from the options.
+                    loader = DataLoader.open(opened.dataset(), Query.parse(resumed.query()),
+                            source.queryOptions(resumed.fields()), settings.withSeed(resumed.seed())
+                                    .withShuffle(resumed.shuffle()).withDropLast(resumed.dropLast()));
+                }
             } catch (PredicateException e) {
                 throw new ParameterException(spec.commandLine(), "Invalid --where: " + e.getMessage());
             } catch (IllegalArgumentException e) {
@@ -185,7 +207,11 @@ final class LoadCommand implements Callable<Integer> {
                 for (int e = first; e < first + epochs; e++) {
                     Epoch running;
                     try {
-                        running = resumed != null && e == first ? loader.resume(resumed) : loader.epoch(e);
+                        if (resumed != null && e == first) {
+                            running = earlier.isEmpty() ? loader.resume(resumed) : loader.resumeElastic(earlier);
+                        } else {
+                            running = loader.epoch(e);
+                        }
                     } catch (IllegalArgumentException ex) {
                         throw new ParameterException(spec.commandLine(), "Invalid --resume: " + ex.getMessage());
                     }

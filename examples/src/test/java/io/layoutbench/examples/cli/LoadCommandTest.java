@@ -113,6 +113,27 @@ class LoadCommandTest {
     }
 
     @Test
+    void threeRanksStoppedMidEpochAreResumedByTwo() throws Exception {
+        String[] job = {"--layout", "l2", "--seed", "3", "--epoch", "2", "--where", "width > 400"};
+        List<String> rests = new ArrayList<>();
+        List<String> states = new ArrayList<>();
+        for (int rank = 0; rank < 3; rank++) {
+            String[] mine = concat(job, "--rank", "" + rank, "--world-size", "3");
+            List<String> all = load(mine);
+            Path state = dir.resolve("three-" + rank + ".state");
+            load(concat(mine, "--stop-after", "" + (10 * rank + 5), "--state-out", state.toString()));
+            rests.addAll(all.subList(10 * rank + 5, all.size()));
+            states.add(state.toString());
+        }
+        List<String> resumed = new ArrayList<>();
+        for (int rank = 0; rank < 2; rank++) {
+            resumed.addAll(load("--resume-elastic", String.join(",", states), "--rank", "" + rank, "--world-size",
+                    "2"));
+        }
+        assertThat(resumed).isEqualTo(rests);
+    }
+
+    @Test
     void theLoadBenchRunsItsSectionsAndEveryResumedTailIsTheSame() {
         CliRunner bench = CliRunner.run("load", "bench", "--scale", "tiny", "--data-dir", dataDir, "--profile",
                 "none", "--sections", "split,resume,cache", "--world-sizes", "1,3");
