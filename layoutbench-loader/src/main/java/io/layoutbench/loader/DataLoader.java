@@ -209,7 +209,7 @@ public final class DataLoader {
 
     /** This rank's share of epoch {@code epoch}: result ranges in the order it reads them (before the buffer). */
     public List<ResultRange> share(int epoch) {
-        return split.share(settings.shuffle().enabled(), settings.seed(), epoch, settings.rank(),
+        return split.share(settings.shuffle(), settings.seed(), epoch, settings.rank(),
                 settings.worldSize(), settings.dropLast());
     }
 

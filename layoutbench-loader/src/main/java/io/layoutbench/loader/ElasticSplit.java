@@ -57,7 +57,7 @@ final class ElasticSplit {
     /** Result positions rank {@code rank} yields at its steps [fromStep, toStep) of the epoch. */
     private static long[] yieldOrder(EpochSplit split, Shuffle shuffle, long seed, int epoch, boolean dropLast,
             int rank, int world, long fromStep, long toStep) {
-        List<ResultRange> share = split.share(shuffle.enabled(), seed, epoch, rank, world, dropLast);
+        List<ResultRange> share = split.share(shuffle, seed, epoch, rank, world, dropLast);
         long[] starts = new long[share.size()];
         long total = 0;
         for (int i = 0; i < share.size(); i++) {

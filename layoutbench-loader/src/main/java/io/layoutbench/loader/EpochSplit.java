@@ -22,7 +22,9 @@ import java.util.zip.CRC32C;
  *       first.</li>
  * </ol>
  * A share is a run of the epoch's order, so it is whole blocks with at most a part of a block at each end: a rank
- * reads its samples with the requests a single reader of them would send, give or take the two edges.
+ * reads its samples with the requests a single reader of them would send, give or take the two edges. With sticky
+ * shares ({@link Shuffle#sticky()}) the order that deals the shares is drawn once, from the seed alone, and each
+ * epoch permutes each rank's own pieces.
  */
 final class EpochSplit {
 
@@ -116,18 +118,35 @@ final class EpochSplit {
 
     /**
      * Rank {@code rank}'s share of epoch {@code epoch} as result ranges in the epoch's order (neighbouring ranges
-     * that continue each other joined).
+     * that continue each other joined). With sticky shares the rank's share is the one of a fixed order (epoch-free),
+     * its pieces permuted each epoch by a generator of (seed, epoch, rank).
      */
-    List<ResultRange> share(boolean shuffled, long seed, int epoch, int rank, int world, boolean dropLast) {
+    List<ResultRange> share(Shuffle shuffle, long seed, int epoch, int rank, int world, boolean dropLast) {
         long from = shareStart(rank, world, dropLast);
         long to = from + shareSize(rank, world, dropLast);
-        return ranges(order(shuffled, seed, epoch), from, to);
+        if (!shuffle.sticky()) {
+            return ranges(order(shuffle.enabled(), seed, epoch), from, to);
+        }
+        List<ResultRange> pieces = pieces(order(true, seed, -1), from, to);
+        SplitMix64 random = SplitMix64.of(seed, epoch, rank, 3);
+        for (int i = pieces.size() - 1; i > 0; i--) {
+            int j = random.nextInt(i + 1);
+            ResultRange swap = pieces.get(i);
+            pieces.set(i, pieces.get(j));
+            pieces.set(j, swap);
+        }
+        return joined(pieces);
     }
 
     /** Positions [from, to) of the epoch order of {@code order} as result ranges, neighbours joined. */
     List<ResultRange> ranges(int[] order, long from, long to) {
-        List<ResultRange> ranges = new ArrayList<>();
-        long position = 0;   // of the current block's first sample in the epoch's order
+        return joined(pieces(order, from, to));
+    }
+
+    /** The (parts of) blocks at positions [from, to) of the order of {@code order}, one range each. */
+    private List<ResultRange> pieces(int[] order, long from, long to) {
+        List<ResultRange> pieces = new ArrayList<>();
+        long position = 0;   // of the current block's first sample in the order
         for (int block : order) {
             if (position >= to) {
                 break;
@@ -137,15 +156,22 @@ final class EpochSplit {
             long end = Math.min(to, position + size);
             if (begin < end) {
                 long resultFrom = blockStarts[block] + (begin - position);
-                long resultTo = resultFrom + (end - begin);
-                ResultRange last = ranges.isEmpty() ? null : ranges.get(ranges.size() - 1);
-                if (last != null && last.to() == resultFrom) {
-                    ranges.set(ranges.size() - 1, new ResultRange(last.from(), resultTo));
-                } else {
-                    ranges.add(new ResultRange(resultFrom, resultTo));
-                }
+                pieces.add(new ResultRange(resultFrom, resultFrom + (end - begin)));
             }
             position += size;
+        }
+        return pieces;
+    }
+
+    private static List<ResultRange> joined(List<ResultRange> pieces) {
+        List<ResultRange> ranges = new ArrayList<>(pieces.size());
+        for (ResultRange piece : pieces) {
+            ResultRange last = ranges.isEmpty() ? null : ranges.get(ranges.size() - 1);
+            if (last != null && last.to() == piece.from()) {
+                ranges.set(ranges.size() - 1, new ResultRange(last.from(), piece.to()));
+            } else {
+                ranges.add(piece);
+            }
         }
         return ranges;
     }

@@ -94,6 +94,7 @@ public record LoaderState(String layout, String prefix, String resultId, String 
         values.put("shuffle", Boolean.toString(shuffle.enabled()));
         values.put("shuffle.block-bytes", Long.toString(shuffle.blockBytes()));
         values.put("shuffle.buffer-samples", Integer.toString(shuffle.bufferSamples()));
+        values.put("shuffle.sticky", Boolean.toString(shuffle.sticky()));
         values.put("drop-last", Boolean.toString(dropLast));
         values.put("blocks", Long.toHexString(blocksFingerprint));
         values.put("position", Long.toString(position));
@@ -136,7 +137,8 @@ public record LoaderState(String layout, String prefix, String resultId, String 
         String fields = string(p, "fields");
         boolean shuffled = bool(p, "shuffle");
         Shuffle shuffle = shuffled ? Shuffle.blocks(number(p, "shuffle.block-bytes"),
-                (int) number(p, "shuffle.buffer-samples")) : Shuffle.none();
+                (int) number(p, "shuffle.buffer-samples")).withStickyShares(bool(p, "shuffle.sticky"))
+                : Shuffle.none();
         long blocks;
         try {
             blocks = Long.parseUnsignedLong(string(p, "blocks"), 16);

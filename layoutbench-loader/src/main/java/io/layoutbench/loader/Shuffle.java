@@ -11,14 +11,19 @@ package io.layoutbench.loader;
  * <pre>{@code
  * Shuffle shuffle = Shuffle.blocks(8L << 20, 512);   // 8 MiB blocks, 512 samples in the buffer
  * Shuffle none = Shuffle.none();                      // dataset order
+ * Shuffle cached = Shuffle.defaults().withStickyShares(true);   // the same blocks per rank every epoch
  * }</pre>
  *
  * @param enabled       whether to shuffle at all; without, samples come in dataset order
  * @param blockBytes    bytes of a block, at least (a block is whole read units, so it may hold more); 0 makes every
  *                      read unit a block
  * @param bufferSamples samples the shuffle buffer holds; 0 or 1 for none (blocks alone)
+ * @param sticky        whether each rank keeps the same blocks every epoch, in a new order each epoch: blocks are
+ *                      dealt to ranks once (by the seed), so a rank's local cache serves every epoch after the
+ *                      first, at the price of samples never moving between ranks; without (the default), the
+ *                      blocks are permuted across all ranks each epoch
  */
-public record Shuffle(boolean enabled, long blockBytes, int bufferSamples) {
+public record Shuffle(boolean enabled, long blockBytes, int bufferSamples, boolean sticky) {
 
     /** Default block size: 8 MiB, several coalesced reads, so block edges add few requests. */
     public static final long DEFAULT_BLOCK_BYTES = 8L << 20;
@@ -33,14 +38,14 @@ public record Shuffle(boolean enabled, long blockBytes, int bufferSamples) {
         if (bufferSamples < 0) {
             throw new IllegalArgumentException("bufferSamples must be >= 0, got " + bufferSamples);
         }
-        if (!enabled && (blockBytes != 0 || bufferSamples != 0)) {
+        if (!enabled && (blockBytes != 0 || bufferSamples != 0 || sticky)) {
             throw new IllegalArgumentException("An unshuffled loader has no blocks or buffer: use Shuffle.none()");
         }
     }
 
     /** Dataset order. */
     public static Shuffle none() {
-        return new Shuffle(false, 0, 0);
+        return new Shuffle(false, 0, 0, false);
     }
 
     /** Blocks of {@value #DEFAULT_BLOCK_BYTES} bytes and a buffer of {@value #DEFAULT_BUFFER_SAMPLES} samples. */
@@ -50,7 +55,15 @@ public record Shuffle(boolean enabled, long blockBytes, int bufferSamples) {
 
     /** Blocks of at least {@code blockBytes} bytes, then a buffer of {@code bufferSamples} samples. */
     public static Shuffle blocks(long blockBytes, int bufferSamples) {
-        return new Shuffle(true, blockBytes, bufferSamples);
+        return new Shuffle(true, blockBytes, bufferSamples, false);
+    }
+
+    /** This shuffle with each rank keeping its blocks from epoch to epoch ({@link #sticky()}). */
+    public Shuffle withStickyShares(boolean newSticky) {
+        if (!enabled) {
+            throw new IllegalArgumentException("An unshuffled loader's shares are fixed already");
+        }
+        return new Shuffle(true, blockBytes, bufferSamples, newSticky);
     }
 
     @Override
@@ -60,6 +73,6 @@ public record Shuffle(boolean enabled, long blockBytes, int bufferSamples) {
         }
         String blocks = blockBytes == 0 ? "read-unit blocks"
                 : io.layoutbench.layouts.common.LayoutOptions.formatSize(blockBytes) + " blocks";
-        return blocks + ", buffer " + bufferSamples;
+        return blocks + ", buffer " + bufferSamples + (sticky ? ", sticky" : "");
     }
 }

@@ -58,10 +58,11 @@ class DataLoaderTest {
     private static Case randomCase(Random random) {
         String layout = LoaderDatasets.LAYOUTS.get(random.nextInt(LoaderDatasets.LAYOUTS.size()));
         Query query = Query.parse(QUERIES.get(random.nextInt(QUERIES.size())));
-        Shuffle shuffle = switch (random.nextInt(4)) {
+        Shuffle shuffle = switch (random.nextInt(5)) {
             case 0 -> Shuffle.none();
             case 1 -> Shuffle.blocks(0, 0);
             case 2 -> Shuffle.blocks(64 << 10, 1 + random.nextInt(40));
+            case 3 -> Shuffle.blocks(random.nextInt(300_000), random.nextInt(50)).withStickyShares(true);
             default -> Shuffle.blocks(random.nextInt(600_000), random.nextInt(100));
         };
         return new Case(layout, query, 1 + random.nextInt(16), random.nextLong(), shuffle, random.nextBoolean(),
@@ -375,6 +376,24 @@ class DataLoaderTest {
     }
 
     @Test
+    void withStickySharesARankGetsTheSameSamplesEachEpochInAnotherOrderAndItsCacheServesThem(@TempDir Path cache) {
+        Shuffle sticky = Shuffle.blocks(64 << 10, 16).withStickyShares(true);
+        Case c = new Case("l3", Query.parse("filesize_bytes > 0"), 4, 6, sticky, false, 10, 2);
+        LoaderSettings settings = c.settings(2).withCache(new CacheSettings(cache, 1L << 30));
+        DataLoader loader = DataLoader.open(datasets.get("l3"), c.query(), QueryOptions.defaults(), settings);
+        List<String> first;
+        try (Epoch e = loader.epoch(0)) {
+            first = names(e, Long.MAX_VALUE);
+        }
+        try (Epoch e = loader.epoch(1)) {
+            List<String> second = names(e, Long.MAX_VALUE);
+            assertThat(second).isNotEqualTo(first).containsExactlyInAnyOrderElementsOf(first);
+            assertThat(e.stats().cacheHitRate()).isEqualTo(1.0);
+            assertThat(e.stats().requests()).isZero();
+        }
+    }
+
+    @Test
     void aSmallCacheHoldsAtMostItsBytes(@TempDir Path cacheDir) throws java.io.IOException {
         long limit = 2L << 20;
         LoaderSettings settings = LoaderSettings.defaults().withCache(new CacheSettings(cacheDir, limit));
@@ -462,7 +481,7 @@ class DataLoaderTest {
     @Test
     void aStateRoundTripsAsTextAndBadTextIsNamed() {
         LoaderState state = new LoaderState("l2", "x", "l2:x:g1:q :fields data", "label = 'a''b'\nLIMIT 3", List.of("jpg",
-                "cls"), -5, 3, 8, 7, Shuffle.blocks(1 << 20, 64), true, 0xfedcba9876543210L, 1234, List.of(5L, 0L, 77L));
+                "cls"), -5, 3, 8, 7, Shuffle.blocks(1 << 20, 64).withStickyShares(true), true, 0xfedcba9876543210L, 1234, List.of(5L, 0L, 77L));
         assertThat(LoaderState.parse(state.toText())).isEqualTo(state);
         assertThat(state.toText().lines().count()).isLessThan(20);
         assertThatThrownBy(() -> LoaderState.parse(state.toText().replace("position=1234", "")))

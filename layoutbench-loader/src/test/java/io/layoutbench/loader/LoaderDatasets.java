@@ -26,7 +26,7 @@ final class LoaderDatasets implements AutoCloseable {
 
     static final int SAMPLES = 500;
     static final int CLASSES = 10;
-    static final List<String> LAYOUTS = List.of("l1", "l2", "l3");
+    static final List<String> LAYOUTS = List.of("l1", "l2", "l3", "fac");
     static final MetadataSchema SCHEMA = new MetadataSchema(List.of(new Column("filename", ColumnType.STRING),
             new Column("label", ColumnType.STRING), new Column("filesize_bytes", ColumnType.BIGINT)));
 
@@ -38,7 +38,7 @@ final class LoaderDatasets implements AutoCloseable {
         for (String layout : LAYOUTS) {
             Map<String, String> options = switch (layout) {
                 case "l2" -> Map.of("shard-size", "1MB");
-                case "l3" -> Map.of("file-size", "4MB", "row-group-size", "1MB");
+                case "l3", "fac" -> Map.of("file-size", "4MB", "row-group-size", "1MB");
                 default -> Map.of();
             };
             try (DatasetWriter writer = StorageLayouts.get(layout).create(backend, layout, SCHEMA, options)) {

@@ -206,7 +206,8 @@ final class LoadBenchCommand implements Callable<Integer> {
         out.println("Shuffle: world 1, the whole dataset, batches of " + batchSize + "; distance = total variation "
                 + "between a batch's label distribution and the dataset's, mean over batches (0: as mixed as the "
                 + "dataset; 1: disjoint)");
-        out.printf(Locale.ROOT, "%-30s %8s %10s %10s %10s%n", "shuffle", "blocks", "distance", "requests", "MB read");
+        out.printf(Locale.ROOT, "%-30s %8s %10s %10s %10s %10s%n", "shuffle", "blocks", "distance", "classes",
+                "requests", "MB read");
         List<Shuffle> settings = new ArrayList<>();
         settings.add(Shuffle.none());
         for (long block : List.of(64L << 20, 8L << 20, 1L << 20, 0L)) {
@@ -229,14 +230,16 @@ final class LoadBenchCommand implements Callable<Integer> {
                 stats = epoch.stats();
             }
             allLabels = allLabels == null ? labels : allLabels;
-            out.printf(Locale.ROOT, "%-30s %8d %10.3f %10d %10.1f%n", shuffle, loader.blockCount(),
-                    distance(labels, batchSize), stats.requests(), stats.bytesRead() / 1e6);
+            out.printf(Locale.ROOT, "%-30s %8d %10.3f %10.1f %10d %10.1f%n", shuffle, loader.blockCount(),
+                    distance(labels, batchSize), classes(labels, batchSize), stats.requests(),
+                    stats.bytesRead() / 1e6);
             out.flush();
         }
         List<String> uniform = new ArrayList<>(allLabels);
         Collections.shuffle(uniform, new Random(seed));
-        out.printf(Locale.ROOT, "%-30s %8s %10.3f %10s %10s%n", "uniform random (reference)", "-",
-                distance(uniform, batchSize), "-", "-");
+        out.printf(Locale.ROOT, "%-30s %8s %10.3f %10.1f %10s %10s%n", "uniform random (reference)", "-",
+                distance(uniform, batchSize), classes(uniform, batchSize), "-", "-");
+        out.println("  classes: distinct labels in a batch, mean over batches");
         out.println();
     }
 
@@ -259,6 +262,17 @@ final class LoadBenchCommand implements Callable<Integer> {
             batches++;
         }
         return batches == 0 ? 0 : sum / batches;
+    }
+
+    /** Mean over whole batches of the number of distinct labels in a batch. */
+    static double classes(List<String> labels, int batch) {
+        long sum = 0;
+        int batches = 0;
+        for (int from = 0; from + batch <= labels.size(); from += batch) {
+            sum += new java.util.HashSet<>(labels.subList(from, from + batch)).size();
+            batches++;
+        }
+        return batches == 0 ? 0 : (double) sum / batches;
     }
 
     /** Bytes re-read when resuming at half an epoch, per buffer size; the resumed tail checked. */
@@ -312,10 +326,10 @@ final class LoadBenchCommand implements Callable<Integer> {
 
     /** Hit rates over three epochs, with a cache holding the share and half of it. */
     private void cache(PrintWriter out, LoaderDataset.Opened opened, QueryOptions options) {
-        out.println("Cache: three epochs of the whole dataset, default shuffle; a cache of 110% and 50% of the rank's "
-                + "share (a fresh directory each)");
-        out.printf(Locale.ROOT, "%-10s %-8s %10s %10s %10s %14s%n", "rank", "cache", "epoch 0", "epoch 1", "epoch 2",
-                "MB read e2");
+        out.println("Cache: three epochs of the whole dataset, default shuffle, shares permuted across ranks each epoch "
+                + "or sticky; a cache of 110% and 50% of the rank's share (a fresh directory each)");
+        out.printf(Locale.ROOT, "%-10s %-8s %-8s %10s %10s %10s %14s%n", "rank", "shares", "cache", "epoch 0",
+                "epoch 1", "epoch 2", "MB read e2");
         Path root;
         try {
             root = Files.createTempDirectory("layoutbench-loader-cache");
@@ -323,12 +337,17 @@ final class LoadBenchCommand implements Callable<Integer> {
             throw new UncheckedIOException(e);
         }
         try {
-            for (int world : List.of(1, 4)) {
+            // A single rank's share is the whole result: sticky or not, it keeps it.
+            List<int[]> configs = List.of(new int[] {1, 0}, new int[] {4, 0}, new int[] {4, 1});
+            for (int[] config : configs) {
+                int world = config[0];
+                boolean sticky = config[1] == 1;
                 for (double fraction : List.of(1.1, 0.5)) {
-                    LoaderSettings probe = LoaderSettings.defaults().withRank(0, world).withSeed(seed);
+                    LoaderSettings probe = LoaderSettings.defaults().withRank(0, world).withSeed(seed)
+                            .withShuffle(Shuffle.defaults().withStickyShares(sticky));
                     DataLoader sizing = DataLoader.open(opened.dataset(), Query.parse("TRUE"), options, probe);
                     long share = (long) (sizing.prepared().payloadBytes() / (double) world);
-                    Path dir = root.resolve(world + "-" + fraction);
+                    Path dir = root.resolve(world + "-" + sticky + "-" + fraction);
                     DataLoader loader = DataLoader.open(opened.dataset(), Query.parse("TRUE"), options,
                             probe.withCache(new CacheSettings(dir, (long) (share * fraction))));
                     double[] rates = new double[3];
@@ -338,8 +357,9 @@ final class LoadBenchCommand implements Callable<Integer> {
                         rates[e] = stats.cacheHitRate();
                         lastBytes = stats.bytesRead();
                     }
-                    out.printf(Locale.ROOT, "%-10s %-8s %10.3f %10.3f %10.3f %14.1f%n", "0 of " + world,
-                            Math.round(fraction * 100) + "%", rates[0], rates[1], rates[2], lastBytes / 1e6);
+                    out.printf(Locale.ROOT, "%-10s %-8s %-8s %10.3f %10.3f %10.3f %14.1f%n", "0 of " + world,
+                            sticky ? "sticky" : "moving", Math.round(fraction * 100) + "%", rates[0], rates[1],
+                            rates[2], lastBytes / 1e6);
                     out.flush();
                 }
             }

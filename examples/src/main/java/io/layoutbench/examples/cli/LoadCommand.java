@@ -94,6 +94,11 @@ final class LoadCommand implements Callable<Integer> {
             description = "Samples in the shuffle buffer (0: blocks only). Default: ${DEFAULT-VALUE}.")
     int shuffleBuffer;
 
+    @Option(names = "--sticky-shares",
+            description = "Each rank keeps the same blocks every epoch (in a new order), so a local cache serves "
+                    + "every epoch after the first.")
+    boolean stickyShares;
+
     @Option(names = "--drop-last", description = "Drop the epoch's last samples mod world size: equal shares.")
     boolean dropLast;
 
@@ -231,7 +236,10 @@ final class LoadCommand implements Callable<Integer> {
 
     private Shuffle shuffle() {
         long block = shuffleBlock.strip().equals("0") ? 0 : LayoutOptions.parseSize("--shuffle-block", shuffleBlock);
-        return noShuffle ? Shuffle.none() : Shuffle.blocks(block, shuffleBuffer);
+        if (noShuffle) {
+            return Shuffle.none();
+        }
+        return Shuffle.blocks(block, shuffleBuffer).withStickyShares(stickyShares);
     }
 
     private void run(PrintWriter console, DataLoader loader, Epoch epoch, BufferedWriter names) throws IOException {
