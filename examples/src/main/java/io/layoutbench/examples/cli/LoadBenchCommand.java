@@ -326,8 +326,8 @@ final class LoadBenchCommand implements Callable<Integer> {
 
     /** Hit rates over three epochs, with a cache holding the share and half of it. */
     private void cache(PrintWriter out, LoaderDataset.Opened opened, QueryOptions options) {
-        out.println("Cache: three epochs of the whole dataset, default shuffle, shares permuted across ranks each epoch "
-                + "or sticky; a cache of 110% and 50% of the rank's share (a fresh directory each)");
+        out.println("Cache: three epochs of the whole dataset, default shuffle, shares permuted across ranks each "
+                + "epoch or sticky; a cache of 110% and 50% of the rank's share (a fresh directory each)");
         out.printf(Locale.ROOT, "%-10s %-8s %-8s %10s %10s %10s %14s%n", "rank", "shares", "cache", "epoch 0",
                 "epoch 1", "epoch 2", "MB read e2");
         Path root;
