@@ -41,9 +41,9 @@ final class OneObjectDataset extends ManifestDataset {
         OneObjectFormat.Block block = metadata.block();
         Selection rows = query.select(block.table());
         List<ReadTask> tasks = new ArrayList<>();
-        long payload = 0;
+        long[] sizes = new long[rows.size()];
         for (int i = 0; i < rows.size(); i++) {
-            payload += block.sizes()[rows.get(i)];
+            sizes[i] = block.sizes()[rows.get(i)];
         }
         if (!rows.isEmpty()) {
             tasks.add(ReadTask.single(OneObjectModel.scan(object.key(), block.payloadEnd()), rows.size(), data -> {
@@ -61,7 +61,7 @@ final class OneObjectDataset extends ManifestDataset {
         }
         // One GET reads every match: a read of some of them reads the object and keeps those.
         return PreparedResult.ofTasks(backend, resultId(query, options), options, metadata.reads(),
-                metadata.reads().size(), tasks, payload);
+                metadata.reads().size(), tasks, sizes);
     }
 
     private Loaded load(ObjectBackend reads) {

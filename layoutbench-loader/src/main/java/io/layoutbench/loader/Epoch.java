@@ -16,8 +16,8 @@ import java.util.NoSuchElementException;
 
 /**
  * One rank's pass over its share of an epoch, in batches: {@link DataLoader#epoch(int)} starts one,
- * {@link DataLoader#resume(LoaderState)} continues one. Blocks of the share are read in the epoch's order, up to
- * {@link LoaderSettings#workers()} reads and {@link LoaderSettings#prefetchBytes()} ahead of the consumer, through
+ * {@link DataLoader#resume(LoaderState)} continues one. Blocks of the share are read in the epoch's order, as many
+ * side by side as {@link LoaderSettings#prefetchBytes()} holds ahead of the consumer (one always), through
  * the shuffle buffer; samples in the local cache are taken from it. {@link #state()} is where the consumer is: the
  * samples of the batches it has taken. Not thread-safe: one consumer. Close it to cancel reads in flight.
  *
@@ -313,6 +313,11 @@ public final class Epoch implements java.util.Iterator<List<Sample>>, AutoClosea
         nextRangeOffset = sequence - shareStarts[range];
     }
 
+    /** Bytes the rest of share range {@code range} is expected to hold. */
+    private long estimate(int range) {
+        return (long) ((share.get(range).size() - (range == nextRange ? nextRangeOffset : 0)) * bytesPerSample);
+    }
+
     private Sample nextFromSource() {
         while (true) {
             fillReads();
@@ -330,10 +335,14 @@ public final class Epoch implements java.util.Iterator<List<Sample>>, AutoClosea
         }
     }
 
-    /** Opens reads of the next blocks while workers and the read-ahead budget allow (one always). */
+    /**
+     * Opens reads of the next blocks while the read-ahead budget holds them (one always), and no more than the
+     * query's concurrency (each read sends one request at least): enough blocks in flight to fill the network's
+     * bandwidth-delay product whatever their size, without reading further ahead than asked.
+     */
     private void fillReads() {
-        while (nextRange < share.size() && open.size() < settings.workers()
-                && (open.isEmpty() || openBytes < settings.prefetchBytes())) {
+        while (nextRange < share.size() && open.size() < prepared.options().maxConcurrency()
+                && (open.isEmpty() || openBytes + estimate(nextRange) <= settings.prefetchBytes())) {
             ResultRange range = share.get(nextRange);
             ResultRange piece = new ResultRange(range.from() + nextRangeOffset, range.to());
             nextRange++;

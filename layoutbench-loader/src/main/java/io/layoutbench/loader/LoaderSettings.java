@@ -24,15 +24,17 @@ import java.util.Optional;
  *
  * @param rank          this rank, in [0, worldSize)
  * @param worldSize     ranks in the job, at least 1
- * @param workers       reads of blocks in flight at once, at least 1 (reads are asynchronous: a worker is a block
- *                      being read, not a thread)
+ * @param workers       threads decoding batches ({@link Epoch#decoded}), at least 1; reading is asynchronous and
+ *                      needs none
  * @param batchSize     samples per batch, at least 1 (an epoch's last batch may be shorter)
  * @param seed          the shuffles' seed
  * @param shuffle       how to shuffle, or {@link Shuffle#none()}
  * @param dropLast      drop the last {@code samples mod worldSize} samples of each epoch's order, so that every rank
  *                      gets exactly {@code samples / worldSize}; without, the first {@code samples mod worldSize}
  *                      ranks get one more
- * @param prefetchBytes bytes of blocks read ahead of the consumer at most (one block is always allowed)
+ * @param prefetchBytes bytes of blocks read ahead of the consumer at most (one block is always allowed): as many
+ *                      blocks are read side by side as it holds, so keep it above the network's bandwidth-delay
+ *                      product (t3.medium: about 19 MB)
  * @param cache         a local cache, or null for none
  */
 public record LoaderSettings(int rank, int worldSize, int workers, int batchSize, long seed, Shuffle shuffle,

@@ -38,7 +38,7 @@ import org.slf4j.LoggerFactory;
  * epoch. Entries are written to a temporary
  * file and moved into place, so a killed process leaves none half-written; an entry that fails its checksum is
  * deleted and read from the store again. Samples with a field not in memory (a lazily read large field) are not
- * cached. Used by one loader thread at a time.
+ * cached. Thread-safe: a loader's epochs share it.
  */
 final class SampleCache {
 
@@ -97,17 +97,17 @@ final class SampleCache {
     }
 
     /** Whether the cache holds the sample at result position {@code position}. */
-    boolean contains(long position) {
+    synchronized boolean contains(long position) {
         return entries.containsKey(position);
     }
 
     /** Bytes held. */
-    long bytes() {
+    synchronized long bytes() {
         return bytes;
     }
 
     /** The cached sample at {@code position}, or null if it is not cached or its entry was damaged (now removed). */
-    Sample get(long position) {
+    synchronized Sample get(long position) {
         if (entries.get(position) == null) {
             return null;
         }
@@ -129,7 +129,7 @@ final class SampleCache {
     }
 
     /** Caches {@code sample} at {@code position} if its fields are in memory and it fits the limit. */
-    void put(long position, Sample sample) {
+    synchronized void put(long position, Sample sample) {
         if (entries.containsKey(position)) {
             return;
         }
@@ -143,8 +143,10 @@ final class SampleCache {
             return;
         }
         Path file = file(position);
-        Path temporary = directory.resolve(position + SUFFIX + ".tmp");
+        Path temporary = null;
         try {
+            // A name of its own: ranks on one machine may share the directory.
+            temporary = Files.createTempFile(directory, position + ".", ".tmp");
             Files.write(temporary, content);
             try {
                 Files.move(temporary, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
@@ -156,6 +158,13 @@ final class SampleCache {
         } catch (IOException e) {
             // A full or failing cache disk slows training, it must not stop it.
             LOG.warn("Cannot write loader cache entry {}: {}", file, e.getMessage());
+            if (temporary != null) {
+                try {
+                    Files.deleteIfExists(temporary);
+                } catch (IOException ignored) {
+                    // the warning above says enough
+                }
+            }
         }
     }
 

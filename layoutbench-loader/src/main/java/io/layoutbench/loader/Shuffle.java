@@ -25,11 +25,17 @@ package io.layoutbench.loader;
  */
 public record Shuffle(boolean enabled, long blockBytes, int bufferSamples, boolean sticky) {
 
-    /** Default block size: 8 MiB, several coalesced reads, so block edges add few requests. */
-    public static final long DEFAULT_BLOCK_BYTES = 8L << 20;
+    /**
+     * Default block size: 0, each of the query's coalesced reads a block. Blocks cut at read boundaries cost no
+     * request beyond the query's own, and the smallest mix best (docs/LOADER.md has the measurements).
+     */
+    public static final long DEFAULT_BLOCK_BYTES = 0;
 
-    /** Default shuffle buffer: 256 samples (28 MB of 110 KB images). */
-    public static final int DEFAULT_BUFFER_SAMPLES = 256;
+    /**
+     * Default shuffle buffer: 1,024 samples, as WebDataset's examples use. It holds that many samples (113 MB of
+     * 110 KB images; lower it for large samples), and a resumed loader reads them again.
+     */
+    public static final int DEFAULT_BUFFER_SAMPLES = 1024;
 
     public Shuffle {
         if (blockBytes < 0) {
@@ -48,7 +54,7 @@ public record Shuffle(boolean enabled, long blockBytes, int bufferSamples, boole
         return new Shuffle(false, 0, 0, false);
     }
 
-    /** Blocks of {@value #DEFAULT_BLOCK_BYTES} bytes and a buffer of {@value #DEFAULT_BUFFER_SAMPLES} samples. */
+    /** Blocks of one coalesced read each and a buffer of {@value #DEFAULT_BUFFER_SAMPLES} samples. */
     public static Shuffle defaults() {
         return blocks(DEFAULT_BLOCK_BYTES, DEFAULT_BUFFER_SAMPLES);
     }

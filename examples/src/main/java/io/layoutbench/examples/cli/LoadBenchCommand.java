@@ -9,6 +9,7 @@ import io.layoutbench.api.predicate.Query;
 import io.layoutbench.evaluation.paper.PaperQueries;
 import io.layoutbench.loader.CacheSettings;
 import io.layoutbench.loader.DataLoader;
+import io.layoutbench.loader.DecodedBatches;
 import io.layoutbench.loader.Epoch;
 import io.layoutbench.loader.LoaderSettings;
 import io.layoutbench.loader.LoaderState;
@@ -122,7 +123,7 @@ final class LoadBenchCommand implements Callable<Integer> {
 
     /** Per-rank bytes and requests of the loader against read-everything-and-skip, for each world size. */
     private void split(PrintWriter out, LoaderDataset.Opened opened, QueryOptions options) {
-        out.println("Split: per-rank bytes and requests, epoch 0, default shuffle (8 MiB blocks, 256-sample buffer), "
+        out.println("Split: per-rank bytes and requests, epoch 0, default shuffle (read-unit blocks, 1024-sample buffer), "
                 + "against every rank reading the whole result and skipping the others' samples (its plan)");
         out.printf(Locale.ROOT, "%-5s %4s %9s %12s %12s %9s %9s %12s %9s %8s %8s %8s%n", "query", "W",
                 "samples/r", "MB/r mean", "MB/r max", "req mean", "req max", "skip MB/r", "skip req", "bytes x",
@@ -165,30 +166,64 @@ final class LoadBenchCommand implements Callable<Integer> {
         out.println();
     }
 
-    /** Samples/s per rank with 1, 2 and 4 workers, decoding by a CRC32C of every field. */
+    /**
+     * Samples/s per rank with 1, 2 and 4 workers, for two decoders: a CRC32C of the sample (what checking costs) and a
+     * JPEG decode with ImageIO (the synthetic samples are not real images, so each decodes a real 500x375 JPEG of
+     * about their size instead, after the CRC32C).
+     */
     private void workers(PrintWriter out, LoaderDataset.Opened opened, QueryOptions options) {
-        out.println("Workers: rank 0 of 4, the whole dataset, batches of 32, each sample 'decoded' by a CRC32C of its "
-                + "bytes on the workers; real time through " + source.profile.name());
-        out.printf(Locale.ROOT, "%-8s %10s %10s %12s %10s%n", "workers", "samples", "seconds", "samples/s", "MB/s");
-        for (int workers : List.of(1, 2, 4)) {
-            DataLoader loader = DataLoader.open(opened.dataset(), Query.parse("TRUE"), options,
-                    LoaderSettings.defaults().withRank(0, 4).withSeed(seed).withWorkers(workers));
-            long started = System.nanoTime();
-            long samples = 0;
-            long bytes = 0;
-            try (Epoch epoch = loader.epoch(0);
-                    var decoded = epoch.decoded(LoadBenchCommand::crc)) {
-                while (decoded.hasNext()) {
-                    samples += decoded.next().size();
+        out.println("Workers: rank 0 of 4, the whole dataset, batches of 32, decoded on the workers; real time through "
+                + source.profile.name() + ", " + Runtime.getRuntime().availableProcessors() + " cores");
+        out.printf(Locale.ROOT, "%-8s %-8s %10s %10s %12s %10s%n", "decoder", "workers", "samples", "seconds",
+                "samples/s", "MB/s");
+        byte[] jpeg = standInJpeg();
+        Map<String, DecodedBatches.Decoder<Long>> decoders = new java.util.LinkedHashMap<>();
+        decoders.put("crc32c", LoadBenchCommand::crc);
+        decoders.put("jpeg", sample -> {
+            javax.imageio.ImageIO.read(new java.io.ByteArrayInputStream(jpeg));
+            return crc(sample);
+        });
+        for (Map.Entry<String, DecodedBatches.Decoder<Long>> decoder : decoders.entrySet()) {
+            for (int workers : List.of(1, 2, 4)) {
+                DataLoader loader = DataLoader.open(opened.dataset(), Query.parse("TRUE"), options,
+                        LoaderSettings.defaults().withRank(0, 4).withSeed(seed).withWorkers(workers));
+                long started = System.nanoTime();
+                long samples = 0;
+                long bytes;
+                try (Epoch epoch = loader.epoch(0);
+                        DecodedBatches<Long> decoded = epoch.decoded(decoder.getValue())) {
+                    while (decoded.hasNext()) {
+                        samples += decoded.next().size();
+                    }
+                    bytes = epoch.stats().payloadBytes();
                 }
-                bytes = epoch.stats().payloadBytes();
+                double seconds = (System.nanoTime() - started) / 1e9;
+                out.printf(Locale.ROOT, "%-8s %-8d %10d %10.3f %12.0f %10.1f%n", decoder.getKey(), workers, samples,
+                        seconds, samples / seconds, bytes / 1e6 / seconds);
+                out.flush();
             }
-            double seconds = (System.nanoTime() - started) / 1e9;
-            out.printf(Locale.ROOT, "%-8d %10d %10.3f %12.0f %10.1f%n", workers, samples, seconds, samples / seconds,
-                    bytes / 1e6 / seconds);
-            out.flush();
         }
         out.println();
+    }
+
+    /** A 500x375 noisy JPEG, about the size of an ImageNet image. */
+    private static byte[] standInJpeg() {
+        java.awt.image.BufferedImage image = new java.awt.image.BufferedImage(500, 375,
+                java.awt.image.BufferedImage.TYPE_INT_RGB);
+        Random random = new Random(1);
+        for (int y = 0; y < image.getHeight(); y++) {
+            for (int x = 0; x < image.getWidth(); x++) {
+                int base = (x / 25 + y / 25) % 2 == 0 ? 0x606060 : 0xa0a0a0;
+                image.setRGB(x, y, base + (random.nextInt(64) << 16) + (random.nextInt(64) << 8) + random.nextInt(64));
+            }
+        }
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        try {
+            javax.imageio.ImageIO.write(image, "jpg", bytes);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return bytes.toByteArray();
     }
 
     private static long crc(Sample sample) {
@@ -282,8 +317,8 @@ final class LoadBenchCommand implements Callable<Integer> {
         out.printf(Locale.ROOT, "%-5s %-30s %10s %12s %12s %10s%n", "query", "shuffle", "stopped at",
                 "re-read", "re-read MB", "tail same");
         for (Map.Entry<String, Query> q : queries().entrySet()) {
-            for (Shuffle shuffle : List.of(Shuffle.none(), Shuffle.blocks(8L << 20, 0),
-                    Shuffle.blocks(8L << 20, 256), Shuffle.blocks(8L << 20, 1024))) {
+            for (Shuffle shuffle : List.of(Shuffle.none(), Shuffle.blocks(0, 0), Shuffle.blocks(0, 256),
+                    Shuffle.blocks(0, 1024))) {
                 LoaderSettings settings = LoaderSettings.defaults().withRank(0, 2).withSeed(seed)
                         .withShuffle(shuffle);
                 DataLoader loader = DataLoader.open(opened.dataset(), q.getValue(), options, settings);
@@ -297,7 +332,7 @@ final class LoadBenchCommand implements Callable<Integer> {
                 LoaderStats stats;
                 try (Epoch epoch = fresh.resume(saved[0])) {
                     while (epoch.hasNext()) {
-                        epoch.next().forEach(s -> tail.add(s.filename()));
+                        epoch.next().forEach(s -> tail.add(LoadCommand.name(s)));
                     }
                     stats = epoch.stats();
                 }
@@ -315,7 +350,7 @@ final class LoadBenchCommand implements Callable<Integer> {
         try (Epoch epoch = loader.epoch(0)) {
             while (epoch.hasNext() && epoch.position() < stop) {
                 epoch.next((int) Math.min(Integer.MAX_VALUE, stop - epoch.position()))
-                        .forEach(s -> names.add(s.filename()));
+                        .forEach(s -> names.add(LoadCommand.name(s)));
             }
             if (state != null) {
                 state[0] = epoch.state();

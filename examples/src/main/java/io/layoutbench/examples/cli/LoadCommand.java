@@ -85,7 +85,7 @@ final class LoadCommand implements Callable<Integer> {
     @Option(names = "--no-shuffle", description = "Dataset order: each rank reads a run of the result.")
     boolean noShuffle;
 
-    @Option(names = "--shuffle-block", paramLabel = "SIZE", defaultValue = "8MB",
+    @Option(names = "--shuffle-block", paramLabel = "SIZE", defaultValue = "0",
             description = "Bytes of a shuffled block, at least (blocks are whole coalesced reads; 0: each read a "
                     + "block). Default: ${DEFAULT-VALUE}.")
     String shuffleBlock;
@@ -105,12 +105,9 @@ final class LoadCommand implements Callable<Integer> {
     @Option(names = "--batch-size", paramLabel = "N", defaultValue = "32", description = "Default: 32.")
     int batchSize;
 
-    @Option(names = "--workers", paramLabel = "N", defaultValue = "2",
-            description = "Block reads in flight, and decoding threads. Default: ${DEFAULT-VALUE}.")
-    int workers;
-
     @Option(names = "--prefetch", paramLabel = "SIZE", defaultValue = "64MB",
-            description = "Bytes of blocks read ahead at most. Default: ${DEFAULT-VALUE}.")
+            description = "Bytes of blocks read ahead at most: as many blocks are read side by side as it holds. "
+                    + "Default: ${DEFAULT-VALUE}.")
     String prefetch;
 
     @Option(names = "--cache-dir", paramLabel = "DIR", description = "A local cache of the samples read.")
@@ -182,7 +179,7 @@ final class LoadCommand implements Callable<Integer> {
         LoaderSettings settings;
         try {
             settings = LoaderSettings.defaults().withRank(rank, worldSize).withSeed(seed).withShuffle(shuffle())
-                    .withDropLast(dropLast).withBatchSize(batchSize).withWorkers(workers)
+                    .withDropLast(dropLast).withBatchSize(batchSize)
                     .withPrefetchBytes(LayoutOptions.parseSize("--prefetch", prefetch))
                     .withCache(cacheDir == null ? null : new CacheSettings(cacheDir,
                             LayoutOptions.parseSize("--cache-size", cacheSize)));
@@ -277,7 +274,8 @@ final class LoadCommand implements Callable<Integer> {
         report(console, loader, epoch, epoch.position() - startPosition, seconds);
     }
 
-    private static String name(Sample sample) {
+    /** The sample's {@code filename}, or its first column's value in a schema without one. */
+    static String name(Sample sample) {
         if (sample.metadata().schema().indexOf("filename").isPresent()) {
             return sample.filename();
         }

@@ -59,7 +59,7 @@ class LoadCommandTest {
         List<String> head = load(concat(job, "--stop-after", "61", "--state-out", state.toString()));
         assertThat(head).isEqualTo(uninterrupted.subList(0, 61));
         assertThat(LoaderState.read(state).position()).isEqualTo(61);
-        List<String> tail = load("--resume", state.toString(), "--batch-size", "7", "--workers", "3");
+        List<String> tail = load("--resume", state.toString(), "--batch-size", "7", "--prefetch", "1MB");
         assertThat(tail).isEqualTo(uninterrupted.subList(61, uninterrupted.size()));
         assertThat(uninterrupted).doesNotHaveDuplicates();
     }
@@ -71,12 +71,13 @@ class LoadCommandTest {
         List<String> uninterrupted = load(job);
         Path state = dir.resolve("killed.state");
         Path killedList = dir.resolve("killed.txt");
-        // A real process, reading through the simulated t3.medium network one small block at a time, so that it is
+        // A real process, reading through the simulated t3.medium network one small block at a time (a read-ahead of
+        // one byte allows one block), so that it is
         // still reading when killed; it saves its state every 8 samples and says so on standard output. Its order
         // is the one read without a network model: blocks do not depend on the network.
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
                 .toString(), "-cp", System.getProperty("java.class.path"), LayoutBenchCli.class.getName(), "load",
-                "--scale", "tiny", "--data-dir", dataDir, "--profile", "t3.medium", "--workers", "1",
+                "--scale", "tiny", "--data-dir", dataDir, "--profile", "t3.medium", "--prefetch", "1",
                 "--batch-size", "4", "--state-every", "8", "--state-out", state.toString(), "--list",
                 killedList.toString()));
         command.addAll(List.of(job));

@@ -187,21 +187,33 @@ public abstract class PreparedResult implements PreparedQuery {
      * A prepared result over fixed tasks that cannot be planned in part: a read of some ranges runs every task
      * holding one of their positions and drops the samples outside them. For layouts whose tasks are small; the
      * layouts shipped plan reads of exactly the samples asked for instead.
+     *
+     * @param sampleSizes the size of each sample of the result, in order
      */
     public static PreparedResult ofTasks(ObjectBackend backend, String resultId, QueryOptions options,
-            List<PlannedRequest> coldMetadataRequests, int metadataRounds, List<ReadTask> tasks, long payloadBytes) {
+            List<PlannedRequest> coldMetadataRequests, int metadataRounds, List<ReadTask> tasks, long[] sampleSizes) {
         List<ReadTask> all = List.copyOf(tasks);
         long samples = all.stream().mapToLong(ReadTask::sampleCount).sum();
+        if (samples != sampleSizes.length) {
+            throw new IllegalArgumentException("The tasks return " + samples + " samples but " + sampleSizes.length
+                    + " sizes were given");
+        }
+        long payloadBytes = java.util.Arrays.stream(sampleSizes).sum();
         return new PreparedResult(backend, resultId, options, coldMetadataRequests, metadataRounds, samples,
                 payloadBytes) {
             @Override
             protected Reads reads(List<ResultRange> ranges) {
+                long bytes = 0;
+                for (ResultRange range : ranges) {
+                    for (long p = range.from(); p < range.to(); p++) {
+                        bytes += sampleSizes[(int) p];
+                    }
+                }
                 if (ranges.size() == 1 && ranges.get(0).from() == 0 && ranges.get(0).to() == samples) {
-                    return new Reads(all, payloadBytes);
+                    return new Reads(all, bytes);
                 }
                 List<ReadTask> picked = new ArrayList<>();
                 long start = 0;
-                long bytes = 0;
                 int r = 0;
                 for (ReadTask task : all) {
                     long end = start + task.sampleCount();
@@ -210,7 +222,6 @@ public abstract class PreparedResult implements PreparedQuery {
                     }
                     if (r < ranges.size() && ranges.get(r).from() < end) {
                         picked.add(new Slice(task, start, ranges.subList(r, ranges.size())));
-                        bytes += task.bytes();
                     }
                     start = end;
                 }
