@@ -120,15 +120,9 @@ public final class DataLoader {
      */
     public Epoch resume(LoaderState state) {
         requireNonNull(state, "state is null");
-        LoaderState mine = stateAt(state.epoch(), state.position(), state.elasticFrom());
-        check("result (dataset generation, query and fields)", state.resultId(), mine.resultId());
-        check("seed", state.seed(), mine.seed());
-        check("world size", state.worldSize(), mine.worldSize());
-        check("rank", state.rank(), mine.rank());
-        check("shuffle", state.shuffle(), mine.shuffle());
-        check("drop-last", state.dropLast(), mine.dropLast());
-        check("block boundaries (the dataset, the retrieval mode and the fields decide them)",
-                Long.toHexString(state.blocksFingerprint()), Long.toHexString(mine.blocksFingerprint()));
+        checkSameJob(state);
+        check("world size", state.worldSize(), settings.worldSize());
+        check("rank", state.rank(), settings.rank());
         if (state.elastic()) {
             return new Epoch(this, state.epoch(), state.position(), cache, piece(state.epoch(), state.elasticFrom()),
                     state.elasticFrom());
@@ -165,13 +159,7 @@ public final class DataLoader {
                         + state.rank() + " of " + state.worldSize() + " in epoch " + state.epoch() + ", rank "
                         + first.rank() + " of " + first.worldSize() + " in epoch " + first.epoch());
             }
-            LoaderState mine = stateAt(state.epoch(), state.position(), List.of());
-            check("result (dataset generation, query and fields)", state.resultId(), mine.resultId());
-            check("seed", state.seed(), mine.seed());
-            check("shuffle", state.shuffle(), mine.shuffle());
-            check("drop-last", state.dropLast(), mine.dropLast());
-            check("block boundaries (the dataset, the retrieval mode and the fields decide them)",
-                    Long.toHexString(state.blocksFingerprint()), Long.toHexString(mine.blocksFingerprint()));
+            checkSameJob(state);
             if (positions[state.rank()] != null) {
                 throw new IllegalArgumentException("Two states of rank " + state.rank() + " of " + state.worldSize());
             }
@@ -190,6 +178,16 @@ public final class DataLoader {
     private long[] piece(int epoch, List<Long> from) {
         return ElasticSplit.piece(split, settings.shuffle(), settings.seed(), epoch, settings.dropLast(), from,
                 settings.rank(), settings.worldSize());
+    }
+
+    /** Checks that {@code state} was saved by a loader of this job: the same result, seed, shuffle and blocks. */
+    private void checkSameJob(LoaderState state) {
+        check("result (dataset generation, query and fields)", state.resultId(), prepared.resultId());
+        check("seed", state.seed(), settings.seed());
+        check("shuffle", state.shuffle(), settings.shuffle());
+        check("drop-last", state.dropLast(), settings.dropLast());
+        check("block boundaries (the dataset, the retrieval mode and the fields decide them)",
+                Long.toHexString(state.blocksFingerprint()), Long.toHexString(split.fingerprint()));
     }
 
     private static void check(String what, Object saved, Object mine) {
