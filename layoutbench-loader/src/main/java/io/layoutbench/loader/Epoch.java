@@ -38,6 +38,8 @@ public final class Epoch implements java.util.Iterator<List<Sample>>, AutoClosea
     private final DataLoader loader;
     private final int epoch;
     private final PreparedQuery prepared;
+    /** The prepared query, its reads planned as parts of one read of the rank's share (same gap, same budget). */
+    private final PreparedQuery blockReads;
     private final LoaderSettings settings;
     private final SampleCache cache;
     private final List<ResultRange> share;
@@ -92,6 +94,8 @@ public final class Epoch implements java.util.Iterator<List<Sample>>, AutoClosea
                     + " after " + position + " samples: its share has " + total);
         }
         this.bytesPerSample = prepared.samples() == 0 ? 0 : (double) prepared.payloadBytes() / prepared.samples();
+        // Blocks read one by one send about the requests of one read of the share, and keep its byte budget.
+        this.blockReads = share.isEmpty() ? prepared : prepared.asPartsOf(ResultRange.sortedAndJoined(share));
         this.drawn = position;
         this.position = position;
         this.windowEnd = position;
@@ -222,7 +226,7 @@ public final class Epoch implements java.util.Iterator<List<Sample>>, AutoClosea
                     ranges.add(new ResultRange(p, p + 1));
                 }
             }
-            OpenRead read = new OpenRead(ranges);
+            OpenRead read = new OpenRead(prepared, ranges);
             try {
                 for (long p : positions) {
                     window.put(p, read.next());
@@ -278,7 +282,7 @@ public final class Epoch implements java.util.Iterator<List<Sample>>, AutoClosea
         }
         ranges.add(new ResultRange(from, to));
         long bytesBefore = bytesRead;
-        OpenRead reRead = new OpenRead(ranges);
+        OpenRead reRead = new OpenRead(prepared, ranges);
         try {
             for (long result : results) {
                 buffer.fill(sequenceOf.get(result), reRead.next());
@@ -347,7 +351,7 @@ public final class Epoch implements java.util.Iterator<List<Sample>>, AutoClosea
             ResultRange piece = new ResultRange(range.from() + nextRangeOffset, range.to());
             nextRange++;
             nextRangeOffset = 0;
-            OpenRead read = new OpenRead(List.of(piece));
+            OpenRead read = new OpenRead(blockReads, List.of(piece));
             open.addLast(read);
             openBytes += read.estimatedBytes;
         }
@@ -367,7 +371,8 @@ public final class Epoch implements java.util.Iterator<List<Sample>>, AutoClosea
         private int ordinal;
         private boolean closed;
 
-        OpenRead(List<ResultRange> ranges) {
+        /** A read of {@code ranges} through {@code source} (for blocks, the view of the share's reads). */
+        OpenRead(PreparedQuery source, List<ResultRange> ranges) {
             this.ranges = ranges;
             long count = 0;
             for (ResultRange r : ranges) {
@@ -376,7 +381,7 @@ public final class Epoch implements java.util.Iterator<List<Sample>>, AutoClosea
             this.estimatedBytes = (long) (count * bytesPerSample);
             this.next = ranges.get(0).from();
             List<ResultRange> misses = cache == null ? ranges : misses(ranges);
-            this.stream = misses.isEmpty() ? null : prepared.read(misses);
+            this.stream = misses.isEmpty() ? null : source.read(misses);
             reads++;
         }
 

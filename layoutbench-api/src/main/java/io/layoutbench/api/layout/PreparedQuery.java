@@ -63,6 +63,23 @@ public interface PreparedQuery {
      */
     SampleStream read(List<ResultRange> ranges);
 
+    /**
+     * A view of this query whose reads are planned as parts of one read of {@code scope}: coalesced with the gap
+     * that read's budget allows ({@link QueryOptions#maxReadAmplification()} over the scope, not over each part).
+     * Reading a scope part by part then sends about the requests of reading it at once, within its byte budget as a
+     * whole; a plain {@link #read} of a small part would hold each part to the budget on its own, and split more.
+     *
+     * <pre>{@code
+     * PreparedQuery mine = prepared.asPartsOf(myShare);
+     * for (ResultRange block : myShareInShuffledOrder) {
+     *     try (SampleStream samples = mine.read(List.of(block))) { ... }
+     * }
+     * }</pre>
+     *
+     * @throws IllegalArgumentException if the ranges are not ascending and apart, or reach past the result
+     */
+    PreparedQuery asPartsOf(List<ResultRange> scope);
+
     /** The whole result as one range (none when it is empty). */
     default List<ResultRange> all() {
         return samples() == 0 ? List.of() : List.of(new ResultRange(0, samples()));

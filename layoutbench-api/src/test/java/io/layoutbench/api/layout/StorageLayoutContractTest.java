@@ -397,6 +397,8 @@ public abstract class StorageLayoutContractTest {
                     assertThat(prepared.samples()).as(what).isEqualTo(expected.size());
                     RetrievalPlan whole = dataset.plan(query, options(mode));
                     RetrievalPlan all = prepared.plan(prepared.all());
+                    assertThat(prepared.asPartsOf(prepared.all()).plan(prepared.all()).dataRequests()).as(what)
+                            .isEqualTo(all.dataRequests());
                     assertThat(all.dataRequests()).as(what + ": the whole result reads as the query")
                             .isEqualTo(whole.dataRequests());
                     assertThat(all.payloadBytes()).as(what).isEqualTo(whole.payloadBytes());
@@ -430,6 +432,21 @@ public abstract class StorageLayoutContractTest {
                         }
                         assertThat(returned).as(what + " " + ranges).containsExactlyElementsOf(wanted);
                         assertThat(plan.samples()).as(what + " " + ranges).isEqualTo(wanted.size());
+                        // Read part by part as parts of one read: the same samples, about that read's requests.
+                        PreparedQuery parts = prepared.asPartsOf(ranges);
+                        List<Expected> partwise = new ArrayList<>();
+                        long partRequests = 0;
+                        for (ResultRange range : ranges) {
+                            partRequests += parts.plan(List.of(range)).dataRequests().size();
+                            try (SampleStream samples = parts.read(List.of(range))) {
+                                samples.forEachRemaining(sample -> partwise.add(expected(sample)));
+                            }
+                        }
+                        assertThat(partwise).as(what + " " + ranges + " part by part").isEqualTo(wanted);
+                        if (mode == RetrievalMode.OPTIMIZED) {   // paper mode reads a whole row group per read
+                            assertThat(partRequests).as(what + " " + ranges + " part by part")
+                                    .isLessThanOrEqualTo(plan.dataRequests().size() + ranges.size());
+                        }
                         assertThat(plan.payloadBytes()).as(what + " " + ranges)
                                 .isEqualTo(wanted.stream().mapToLong(Expected::size).sum());
                     }

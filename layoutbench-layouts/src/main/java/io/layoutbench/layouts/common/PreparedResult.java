@@ -20,12 +20,15 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * A query's matches, found once by a layout, and the reads of any ranges of them. A layout supplies
- * {@link #reads(List)}: the tasks reading the samples at the ranges' positions, planned as an optimized query of
- * exactly those samples would be. Units are the tasks of a read of the whole result.
+ * {@link #reads(List, long)}: the tasks reading the samples at the ranges' positions, coalesced across gaps of at
+ * most the given bytes, and {@link #gap(List)}: the gap a read of some ranges may use within the read budget. A
+ * read of ranges uses their own gap, as an optimized query of exactly those samples would; a view
+ * ({@link #asPartsOf}) uses the gap of its scope. Units are the tasks of a read of the whole result.
  *
  * <pre>{@code
  * return new PreparedResult(backend, resultId(query, options), options, table.loadRequests(), 1, rows.size(), bytes) {
- *     protected Reads reads(List<ResultRange> ranges) { ... tasks for rows at those positions ... }
+ *     protected long gap(List<ResultRange> ranges) { ... RangeCoalescer.gapWithinBudget over their ranges ... }
+ *     protected Reads reads(List<ResultRange> ranges, long gap) { ... tasks for rows at those positions ... }
  * };
  * }</pre>
  */
@@ -60,9 +63,21 @@ public abstract class PreparedResult implements PreparedQuery {
 
     /**
      * The tasks reading the result's samples at the positions of {@code ranges} (checked: ascending, apart, within
-     * the result), in position order, and the sum of those samples' sizes.
+     * the result, not empty), in position order, ranges of one object coalesced across gaps of at most {@code gap}
+     * bytes in optimized mode, and the sum of those samples' sizes.
      */
-    protected abstract Reads reads(List<ResultRange> ranges);
+    protected abstract Reads reads(List<ResultRange> ranges, long gap);
+
+    /**
+     * The coalescing gap a read of {@code ranges} (checked, not empty) may use: the one the query's options derive,
+     * lowered to keep the read budget over these ranges; 0 in paper mode or where nothing is coalesced.
+     */
+    protected abstract long gap(List<ResultRange> ranges);
+
+    /** The tasks of {@code ranges} at their own gap. */
+    protected final Reads reads(List<ResultRange> ranges) {
+        return reads(ranges, gap(ranges));
+    }
 
     /**
      * Tasks and what their samples weigh.
@@ -118,8 +133,76 @@ public abstract class PreparedResult implements PreparedQuery {
 
     @Override
     public RetrievalPlan plan(List<ResultRange> ranges) {
+        return plan(ranges, -1);
+    }
+
+    @Override
+    public SampleStream read(List<ResultRange> ranges) {
+        return read(ranges, -1);
+    }
+
+    @Override
+    public PreparedQuery asPartsOf(List<ResultRange> scope) {
+        List<ResultRange> checked = ResultRange.checkSorted(scope, samples);
+        long gap = checked.isEmpty() ? 0 : gap(checked);
+        PreparedResult whole = this;
+        return new PreparedQuery() {
+            @Override
+            public String resultId() {
+                return whole.resultId();
+            }
+
+            @Override
+            public QueryOptions options() {
+                return whole.options();
+            }
+
+            @Override
+            public long samples() {
+                return whole.samples();
+            }
+
+            @Override
+            public long payloadBytes() {
+                return whole.payloadBytes();
+            }
+
+            @Override
+            public int unitCount() {
+                return whole.unitCount();
+            }
+
+            @Override
+            public long unitStart(int unit) {
+                return whole.unitStart(unit);
+            }
+
+            @Override
+            public long unitBytes(int unit) {
+                return whole.unitBytes(unit);
+            }
+
+            @Override
+            public RetrievalPlan plan(List<ResultRange> ranges) {
+                return whole.plan(ranges, gap);
+            }
+
+            @Override
+            public SampleStream read(List<ResultRange> ranges) {
+                return whole.read(ranges, gap);
+            }
+
+            @Override
+            public PreparedQuery asPartsOf(List<ResultRange> otherScope) {
+                return whole.asPartsOf(otherScope);
+            }
+        };
+    }
+
+    /** The plan of a read of {@code ranges} at {@code gap}, or at their own gap when it is negative. */
+    private RetrievalPlan plan(List<ResultRange> ranges, long gap) {
         List<ResultRange> checked = ResultRange.checkSorted(ranges, samples);
-        Reads reads = checked.isEmpty() ? new Reads(List.of(), 0) : reads(checked);
+        Reads reads = tasks(checked, gap);
         List<PlannedRequest> data = new ArrayList<>();
         long count = 0;
         for (ReadTask task : reads.tasks()) {
@@ -129,12 +212,19 @@ public abstract class PreparedResult implements PreparedQuery {
         return new RetrievalPlan(coldMetadataRequests, data, count, reads.payloadBytes(), metadataRounds);
     }
 
-    @Override
-    public SampleStream read(List<ResultRange> ranges) {
+    /** A read of {@code ranges} at {@code gap}, or at their own gap when it is negative. */
+    private SampleStream read(List<ResultRange> ranges, long gap) {
         List<ResultRange> checked = ResultRange.checkSorted(ranges, samples);
         QueryMetrics metrics = new QueryMetrics();
         metrics.start();
-        return run(backend.withMetrics(metrics), checked.isEmpty() ? List.of() : reads(checked).tasks(), metrics);
+        return run(backend.withMetrics(metrics), tasks(checked, gap).tasks(), metrics);
+    }
+
+    private Reads tasks(List<ResultRange> checked, long gap) {
+        if (checked.isEmpty()) {
+            return new Reads(List.of(), 0);
+        }
+        return reads(checked, gap < 0 ? gap(checked) : gap);
     }
 
     /** Streams {@code tasks} through {@code metered}, which counts into {@code metrics}. */
@@ -202,7 +292,12 @@ public abstract class PreparedResult implements PreparedQuery {
         return new PreparedResult(backend, resultId, options, coldMetadataRequests, metadataRounds, samples,
                 payloadBytes) {
             @Override
-            protected Reads reads(List<ResultRange> ranges) {
+            protected long gap(List<ResultRange> ranges) {
+                return 0;   // the tasks are fixed
+            }
+
+            @Override
+            protected Reads reads(List<ResultRange> ranges, long gap) {
                 long bytes = 0;
                 for (ResultRange range : ranges) {
                     for (long p = range.from(); p < range.to(); p++) {

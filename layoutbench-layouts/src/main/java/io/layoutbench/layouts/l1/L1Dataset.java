@@ -52,7 +52,12 @@ final class L1Dataset extends MetadataTableDataset {
         return new PreparedResult(this.backend, resultId(query, options), options, table.loadRequests(),
                 table.loadRequests().size(),                 matches.size(), sizeOf(matches, fields, sizes)) {
             @Override
-            protected Reads reads(List<ResultRange> ranges) {
+            protected long gap(List<ResultRange> ranges) {
+                return 0;   // an object per field: nothing to coalesce
+            }
+
+            @Override
+            protected Reads reads(List<ResultRange> ranges, long gap) {
                 Selection rows = pick(matches, ranges);
                 List<ReadTask> tasks = new ArrayList<>(rows.size());
                 for (int i = 0; i < rows.size(); i++) {

@@ -49,26 +49,35 @@ final class L2Dataset extends MetadataTableDataset {
         return new PreparedResult(this.backend, resultId(query, options), options, table.loadRequests(),
                 table.loadRequests().size(), matches.size(), sizeOf(matches, fields, locations)) {
             @Override
-            protected Reads reads(List<ResultRange> ranges) {
+            protected long gap(List<ResultRange> ranges) {
+                return L2Reads.gap(items(pick(matches, ranges), fields, locations, options), locations, options);
+            }
+
+            @Override
+            protected Reads reads(List<ResultRange> ranges, long gap) {
                 Selection rows = pick(matches, ranges);
-                // The items to read, in dataset order (lazy fields are not read).
-                int[] items = new int[Math.multiplyExact(rows.size(), fields.length)];
-                int itemCount = 0;
-                for (int i = 0; i < rows.size(); i++) {
-                    int row = rows.get(i);
-                    for (int f : fields) {
-                        int item = locations.item(row, f);
-                        long size = locations.size(item);
-                        if (size >= 0 && size < options.lazyFieldBytes()) {
-                            items[itemCount++] = item;
-                        }
-                    }
-                }
-                L2Reads.Plan plan = L2Reads.plan(Arrays.copyOf(items, itemCount), locations, options);
+                L2Reads.Plan plan = L2Reads.plan(items(rows, fields, locations, options), locations, options, gap);
                 return new Reads(tasks(plan, table, rows, fields, locations, options),
                         sizeOf(rows, fields, locations));
             }
         };
+    }
+
+    /** The items to read of {@code rows}, in dataset order (lazy fields are not read). */
+    private static int[] items(Selection rows, int[] fields, TableLocations locations, QueryOptions options) {
+        int[] items = new int[Math.multiplyExact(rows.size(), fields.length)];
+        int itemCount = 0;
+        for (int i = 0; i < rows.size(); i++) {
+            int row = rows.get(i);
+            for (int f : fields) {
+                int item = locations.item(row, f);
+                long size = locations.size(item);
+                if (size >= 0 && size < options.lazyFieldBytes()) {
+                    items[itemCount++] = item;
+                }
+            }
+        }
+        return Arrays.copyOf(items, itemCount);
     }
 
     private static long sizeOf(Selection rows, int[] fields, TableLocations locations) {

@@ -11,6 +11,7 @@ import io.layoutbench.api.metrics.RequestKind;
 import io.layoutbench.api.predicate.Selection;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -78,40 +79,46 @@ final class L2Reads {
         return plan(rows.toArray(), locations, options);
     }
 
-    /** Plans reading {@code items} (in dataset order). */
+    /** Plans reading {@code items} (in dataset order), coalescing with the gap their own read budget allows. */
     static Plan plan(int[] items, Locations locations, QueryOptions options) {
-        boolean merge = options.mode() == RetrievalMode.OPTIMIZED;
-        long payload = 0;
-        // Items come in dataset order and shards were written in that order: a shard's items are one run.
-        List<int[]> runRows = new ArrayList<>();
-        List<List<ByteRange>> runRanges = new ArrayList<>();
-        int i = 0;
-        while (i < items.length) {
-            int shard = locations.shard(items[i]);
-            int end = i;
-            while (end < items.length && locations.shard(items[end]) == shard) {
-                end++;
-            }
-            int[] members = new int[end - i];
-            List<ByteRange> ranges = new ArrayList<>(members.length);
-            for (int j = i; j < end; j++) {
-                int item = items[j];
-                members[j - i] = item;
-                ranges.add(ByteRange.of(locations.offset(item), locations.size(item)));
-                payload += locations.size(item);
-            }
-            runRows.add(members);
-            runRanges.add(ranges);
-            i = end;
+        return plan(items, locations, options, gap(items, locations, options));
+    }
+
+    /**
+     * The coalescing gap a read of {@code items} uses in optimized mode: the derived gap, lowered to keep the read
+     * budget over these items (0 in paper mode).
+     */
+    static long gap(int[] items, Locations locations, QueryOptions options) {
+        if (options.mode() != RetrievalMode.OPTIMIZED) {
+            return 0;
         }
-        long gap = merge ? RangeCoalescer.gapWithinBudget(runRanges, RangeCoalescer.gapFor(options),
-                options.maxReadAmplification()) : 0;
+        List<List<ByteRange>> runRanges = new ArrayList<>();
+        forEachRun(items, locations, (from, to) -> {
+            List<ByteRange> ranges = new ArrayList<>(to - from);
+            for (int j = from; j < to; j++) {
+                ranges.add(ByteRange.of(locations.offset(items[j]), locations.size(items[j])));
+            }
+            runRanges.add(ranges);
+        });
+        return RangeCoalescer.gapWithinBudget(runRanges, RangeCoalescer.gapFor(options),
+                options.maxReadAmplification());
+    }
+
+    /** Plans reading {@code items} (in dataset order), coalescing across gaps of at most {@code gap} bytes. */
+    static Plan plan(int[] items, Locations locations, QueryOptions options, long gap) {
+        boolean merge = options.mode() == RetrievalMode.OPTIMIZED;
         long maxMerged = RangeCoalescer.maxMergedBytesFor(options);
         List<Read> reads = new ArrayList<>();
-        for (int r = 0; r < runRows.size(); r++) {
-            int[] members = runRows.get(r);
+        long[] payload = new long[1];
+        // Items come in dataset order and shards were written in that order: a shard's items are one run.
+        forEachRun(items, locations, (from, to) -> {
+            int[] members = Arrays.copyOfRange(items, from, to);
+            List<ByteRange> ranges = new ArrayList<>(members.length);
+            for (int item : members) {
+                ranges.add(ByteRange.of(locations.offset(item), locations.size(item)));
+                payload[0] += locations.size(item);
+            }
             String key = locations.shardKey(locations.shard(members[0]));
-            List<ByteRange> ranges = runRanges.get(r);
             if (merge) {
                 for (RangeCoalescer.Merged merged : RangeCoalescer.coalesce(ranges, gap, maxMerged)) {
                     int[] served = merged.members().stream().mapToInt(m -> members[m]).toArray();
@@ -123,7 +130,22 @@ final class L2Reads {
                             new int[] {members[j]}));
                 }
             }
+        });
+        return new Plan(reads, payload[0]);
+    }
+
+    /** Calls {@code run} with each run [from, to) of {@code items} in one shard. */
+    private static void forEachRun(int[] items, Locations locations, java.util.function.BiConsumer<Integer,
+            Integer> run) {
+        int i = 0;
+        while (i < items.length) {
+            int shard = locations.shard(items[i]);
+            int end = i;
+            while (end < items.length && locations.shard(items[end]) == shard) {
+                end++;
+            }
+            run.accept(i, end);
+            i = end;
         }
-        return new Plan(reads, payload);
     }
 }

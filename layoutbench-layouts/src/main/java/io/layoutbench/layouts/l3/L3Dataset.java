@@ -120,8 +120,13 @@ final class L3Dataset extends ManifestDataset implements SupportsMetadataScan {
         return new PreparedResult(this.backend, resultId(query, options), options, matches.coldRequests(),
                 matches.metadataRounds(), matches.samples(), matches.payloadBytes()) {
             @Override
-            protected Reads reads(List<ResultRange> ranges) {
-                List<L3Planner.Read<PartFile.RowGroupMetadata>> reads = matches.reads(ranges);
+            protected long gap(List<ResultRange> ranges) {
+                return matches.gap(ranges);
+            }
+
+            @Override
+            protected Reads reads(List<ResultRange> ranges, long gap) {
+                List<L3Planner.Read<PartFile.RowGroupMetadata>> reads = matches.reads(ranges, gap);
                 return new Reads(tasks(reads, requested, columns), matches.payloadBytes(reads));
             }
         };

@@ -154,13 +154,56 @@ final class L3Planner {
             return samples == 0 ? List.of() : List.of(new ResultRange(0, samples));
         }
 
+        /** The reads of the matches at the positions of {@code ranges}, at their own gap. */
+        List<Read<G>> reads(List<ResultRange> ranges) {
+            return reads(ranges, gap(ranges));
+        }
+
+        /**
+         * The gap a read of the matches at the positions of {@code ranges} may use: the derived gap, lowered to keep
+         * the read budget over their blob pages (0 in paper mode).
+         */
+        long gap(List<ResultRange> ranges) {
+            if (options.mode() == RetrievalMode.PAPER) {
+                return 0;
+            }
+            Picked<G> picked = pick(ranges);
+            long gap = RangeCoalescer.gapFor(options);
+            if (picked.groups().isEmpty()) {
+                return gap;
+            }
+            // Row groups of one part lie apart, so the gaps between their pages are counted per row group.
+            return RangeCoalescer.gapWithinBudget(picked.pages(columns.get(0)).stream()
+                    .map(pages -> pages.stream().map(PageInfo::byteRange).toList()).toList(), gap,
+                    options.maxReadAmplification());
+        }
+
         /**
          * The reads of the matches at the positions of {@code ranges} (ascending, apart): paper mode reads each row
-         * group holding one whole; optimized mode reads their blob pages, pages of a row group within the gap of
-         * each other in one request. The gap is lowered to keep the read budget of these reads.
+         * group holding one whole; optimized mode reads their blob pages, pages of a row group within {@code gap}
+         * of each other in one request.
          */
-        List<Read<G>> reads(List<ResultRange> ranges) {
-            boolean paper = options.mode() == RetrievalMode.PAPER;
+        List<Read<G>> reads(List<ResultRange> ranges, long gap) {
+            Picked<G> picked = pick(ranges);
+            List<Read<G>> tasks = new ArrayList<>();
+            if (options.mode() == RetrievalMode.PAPER) {
+                for (int g = 0; g < picked.groups().size(); g++) {
+                    tasks.add(wholeRowGroup(picked.groups().get(g).candidate(), picked.groups().get(g).metadata(),
+                            picked.rows().get(g)));
+                }
+                return tasks;
+            }
+            List<List<PageInfo>> pagesOfGroups = picked.pages(columns.get(0));
+            long maxMerged = RangeCoalescer.maxMergedBytesFor(options);
+            for (int g = 0; g < picked.groups().size(); g++) {
+                tasks.addAll(pageRuns(picked.groups().get(g), picked.rows().get(g), pagesOfGroups.get(g), gap,
+                        maxMerged, columns));
+            }
+            return tasks;
+        }
+
+        /** The groups holding positions of {@code ranges}, and their rows at those positions. */
+        private Picked<G> pick(List<ResultRange> ranges) {
             List<Group<G>> picked = new ArrayList<>();
             List<int[]> pickedRows = new ArrayList<>();
             int r = 0;
@@ -186,32 +229,7 @@ final class L3Planner {
                 picked.add(group);
                 pickedRows.add(count == rows.length ? rows : Arrays.copyOf(rows, count));
             }
-            List<Read<G>> tasks = new ArrayList<>();
-            if (paper) {
-                for (int g = 0; g < picked.size(); g++) {
-                    tasks.add(wholeRowGroup(picked.get(g).candidate(), picked.get(g).metadata(), pickedRows.get(g)));
-                }
-                return tasks;
-            }
-            List<List<PageInfo>> pagesOfGroups = new ArrayList<>(picked.size());
-            for (int g = 0; g < picked.size(); g++) {
-                Candidate candidate = picked.get(g).candidate();
-                pagesOfGroups.add(candidate.part().blobPages(candidate.rowGroup(), columns.get(0))
-                        .pagesFor(pickedRows.get(g)));
-            }
-            long gap = RangeCoalescer.gapFor(options);
-            if (!picked.isEmpty()) {
-                // Row groups of one part lie apart, so the gaps between their pages are counted per row group.
-                gap = RangeCoalescer.gapWithinBudget(pagesOfGroups.stream()
-                        .map(pages -> pages.stream().map(PageInfo::byteRange).toList()).toList(), gap,
-                        options.maxReadAmplification());
-            }
-            long maxMerged = RangeCoalescer.maxMergedBytesFor(options);
-            for (int g = 0; g < picked.size(); g++) {
-                tasks.addAll(pageRuns(picked.get(g), pickedRows.get(g), pagesOfGroups.get(g), gap, maxMerged,
-                        columns));
-            }
-            return tasks;
+            return new Picked<>(picked, pickedRows);
         }
 
         /** Sum of the sizes of the reads' rows. */
@@ -221,6 +239,19 @@ final class L3Planner {
                 bytes += catalog.payloadBytes(read.metadata(), read.rows());
             }
             return bytes;
+        }
+    }
+
+    /** Groups and the rows of each a read takes. */
+    private record Picked<G>(List<Group<G>> groups, List<int[]> rows) {
+        /** The blob pages of column {@code column} holding each group's rows. */
+        List<List<PageInfo>> pages(String column) {
+            List<List<PageInfo>> pages = new ArrayList<>(groups.size());
+            for (int g = 0; g < groups.size(); g++) {
+                Candidate candidate = groups.get(g).candidate();
+                pages.add(candidate.part().blobPages(candidate.rowGroup(), column).pagesFor(rows.get(g)));
+            }
+            return pages;
         }
     }
 
