@@ -10,11 +10,12 @@ import java.nio.file.Path;
  * entries. Once full it admits no more and evicts nothing: every epoch reads each sample once, so evicting the least
  * recently used would always evict the next one needed, while a full cache serves its part of every later epoch.
  * Ranks on one machine may share a directory (entries are written under names of their own and moved into place);
- * each counts the limit over what it wrote and found at start. A sample a later epoch finds there costs no request. The cache
- * survives the process: a resumed job finds what it read before.
+ * each counts the limit over what it wrote and found at start. A sample a later epoch finds there costs no request.
+ * The cache survives the process: a resumed job finds what it read before.
  *
  * <pre>{@code
- * LoaderSettings settings = LoaderSettings.defaults().withCache(new CacheSettings(Path.of("/mnt/nvme/cache"), 50L << 30));
+ * CacheSettings nvme = new CacheSettings(Path.of("/mnt/nvme/cache"), 50L << 30);
+ * LoaderSettings settings = LoaderSettings.defaults().withCache(nvme);
  * }</pre>
  *
  * @param directory where the cache lives (created if missing)

@@ -18,12 +18,13 @@ import java.util.List;
  *
  * <p><b>Plan once, split the plan.</b> The query is prepared once ({@link SupportsPreparedQueries}); every rank cuts
  * its result into the same blocks (runs of the coalesced reads of a default query of the same retrieval mode and
- * fields, so the blocks do not depend on the network, concurrency or read budget a machine reads with), permutes them with the same seeded
- * generator each epoch, and takes its consecutive share of that order ({@code samples / worldSize} samples, or one
- * more for the first {@code samples mod worldSize} ranks; with drop-last every rank gets {@code samples /
- * worldSize} and the last {@code samples mod worldSize} of the epoch's order are dropped). No communication: the
- * ranks' shares are disjoint and together the whole result, each epoch. A rank reads its blocks with the requests
- * an optimized reader of just those samples sends. Then a seeded shuffle buffer mixes the rank's stream.
+ * fields, so the blocks do not depend on the network, concurrency or read budget a machine reads with), permutes
+ * them with the same seeded generator each epoch, and takes its consecutive share of that order ({@code samples /
+ * worldSize} samples, or one more for the first {@code samples mod worldSize} ranks; with drop-last every rank gets
+ * {@code samples / worldSize} and the last {@code samples mod worldSize} of the epoch's order are dropped). No
+ * communication: the ranks' shares are disjoint and together the whole result, each epoch. A rank reads its blocks
+ * as parts of one read of its share ({@link io.layoutbench.api.layout.PreparedQuery#asPartsOf}): about the requests
+ * and bytes an optimized reader of just those samples sends. Then a seeded shuffle buffer mixes the rank's stream.
  *
  * <p>Unshuffled ({@link Shuffle#none()}), a rank's share is a run of the result in dataset order. Thread-safe:
  * epochs may run side by side. The prepared result holds the query's matches in memory (an int per match).

@@ -34,7 +34,8 @@ import java.util.TreeMap;
  * }</pre>
  *
  * @param layout            the dataset's layout ({@link io.layoutbench.api.layout.DatasetSummary#layout()})
- * @param prefix            where the dataset lives in its store ({@link io.layoutbench.api.layout.DatasetSummary#prefix()})
+ * @param prefix            where the dataset lives in its store
+ *                          ({@link io.layoutbench.api.layout.DatasetSummary#prefix()})
  * @param resultId          the prepared result ({@link io.layoutbench.api.layout.PreparedQuery#resultId()}):
  *                          dataset generation, query and fields
  * @param query             the query's SQL text, with its LIMIT
@@ -51,8 +52,9 @@ import java.util.TreeMap;
  *                          ranks of the earlier world size had reached, by rank (the earlier world size is its
  *                          size); empty otherwise
  */
-public record LoaderState(String layout, String prefix, String resultId, String query, List<String> fields, long seed, int epoch, int worldSize,
-        int rank, Shuffle shuffle, boolean dropLast, long blocksFingerprint, long position, List<Long> elasticFrom) {
+public record LoaderState(String layout, String prefix, String resultId, String query, List<String> fields, long seed,
+        int epoch, int worldSize, int rank, Shuffle shuffle, boolean dropLast, long blocksFingerprint, long position,
+        List<Long> elasticFrom) {
 
     /** Version of the text form; a newer one is refused by name. */
     public static final int FORMAT = 1;

@@ -30,15 +30,15 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A loader's local cache of one result's samples, by result position: {@code <directory>/<result hash>/<position>.sample},
- * each file the sample's metadata values and payload fields followed by a CRC32C of all before it. Once
- * {@link CacheSettings#maxBytes()} is reached no more samples are admitted and none are evicted: an epoch reads each
- * sample once, so under LRU the entry evicted is always one the next epoch needs before the entries kept (a cache
- * smaller than the share would never hit), while a cache that keeps what it has serves that part of every later
- * epoch. Entries are written to a temporary
- * file and moved into place, so a killed process leaves none half-written; an entry that fails its checksum is
- * deleted and read from the store again. Samples with a field not in memory (a lazily read large field) are not
- * cached. Thread-safe: a loader's epochs share it.
+ * A loader's local cache of one result's samples, by result position:
+ * {@code <directory>/<result hash>/<position>.sample}, each file the sample's metadata values and payload fields
+ * followed by a CRC32C of all before it. Once {@link CacheSettings#maxBytes()} is reached no more samples are
+ * admitted and none are evicted: an epoch reads each sample once, so under LRU the entry evicted is always one the
+ * next epoch needs before the entries kept (a cache smaller than the share would never hit), while a cache that keeps
+ * what it has serves that part of every later epoch. Entries are written to a temporary file and moved into place,
+ * so a killed process leaves none half-written; an entry that fails its checksum is deleted and read from the store
+ * again. Samples with a field not in memory (a lazily read large field) are not cached. Thread-safe: a loader's
+ * epochs share it.
  */
 final class SampleCache {
 

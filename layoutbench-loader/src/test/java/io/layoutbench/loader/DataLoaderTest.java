@@ -480,8 +480,9 @@ class DataLoaderTest {
 
     @Test
     void aStateRoundTripsAsTextAndBadTextIsNamed() {
-        LoaderState state = new LoaderState("l2", "x", "l2:x:g1:q :fields data", "label = 'a''b'\nLIMIT 3", List.of("jpg",
-                "cls"), -5, 3, 8, 7, Shuffle.blocks(1 << 20, 64).withStickyShares(true), true, 0xfedcba9876543210L, 1234, List.of(5L, 0L, 77L));
+        LoaderState state = new LoaderState("l2", "x", "l2:x:g1:q :fields data", "label = 'a''b'\nLIMIT 3",
+                List.of("jpg", "cls"), -5, 3, 8, 7, Shuffle.blocks(1 << 20, 64).withStickyShares(true), true,
+                0xfedcba9876543210L, 1234, List.of(5L, 0L, 77L));
         assertThat(LoaderState.parse(state.toText())).isEqualTo(state);
         assertThat(state.toText().lines().count()).isLessThan(20);
         assertThatThrownBy(() -> LoaderState.parse(state.toText().replace("position=1234", "")))

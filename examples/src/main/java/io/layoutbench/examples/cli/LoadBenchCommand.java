@@ -123,7 +123,8 @@ final class LoadBenchCommand implements Callable<Integer> {
 
     /** Per-rank bytes and requests of the loader against read-everything-and-skip, for each world size. */
     private void split(PrintWriter out, LoaderDataset.Opened opened, QueryOptions options) {
-        out.println("Split: per-rank bytes and requests, epoch 0, default shuffle (read-unit blocks, 1024-sample buffer), "
+        out.println("Split: per-rank bytes and requests, epoch 0, default shuffle (read-unit blocks, 1024-sample "
+                + "buffer), "
                 + "against every rank reading the whole result and skipping the others' samples (its plan)");
         out.printf(Locale.ROOT, "%-5s %4s %9s %12s %12s %9s %9s %12s %9s %8s %8s %8s%n", "query", "W",
                 "samples/r", "MB/r mean", "MB/r max", "req mean", "req max", "skip MB/r", "skip req", "bytes x",

@@ -70,7 +70,8 @@ final class L1Dataset extends MetadataTableDataset {
                         }
                     }
                     tasks.add(SampleTask.of(requests, 1,
-                            () -> List.of(sampleRead(table, row, name, fields, sizes, crcs)), options.lazyFieldBytes()));
+                            () -> List.of(sampleRead(table, row, name, fields, sizes, crcs)),
+                            options.lazyFieldBytes()));
                 }
                 return new Reads(tasks, sizeOf(rows, fields, sizes));
             }
