@@ -19,7 +19,8 @@ import java.nio.file.Path;
  * }</pre>
  *
  * @param directory where the cache lives (created if missing)
- * @param maxBytes  bytes of samples it holds at most, at least 1
+ * @param maxBytes  bytes of samples one loader keeps there at most, at least 1 (ranks sharing the directory each keep
+ *                  up to this)
  */
 public record CacheSettings(Path directory, long maxBytes) {
     public CacheSettings {

@@ -64,6 +64,7 @@ public final class DecodedBatches<T> implements Iterator<List<T>>, AutoCloseable
             thread.setDaemon(true);
             return thread;
         });
+        epoch.onClose(this.workers::shutdownNow);   // closing the epoch alone stops the workers too
     }
 
     @Override
@@ -86,6 +87,8 @@ public final class DecodedBatches<T> implements Iterator<List<T>>, AutoCloseable
         try {
             decoded = head.decoded().get();
         } catch (InterruptedException e) {
+            pending.addFirst(head);   // not handed out: a retry takes it again
+
             Thread.currentThread().interrupt();
             throw new IllegalStateException("Interrupted while decoding batch " + head.batch(), e);
         } catch (ExecutionException e) {
@@ -98,8 +101,13 @@ public final class DecodedBatches<T> implements Iterator<List<T>>, AutoCloseable
             }
             throw new IllegalStateException("Decoding batch " + head.batch() + " of epoch " + epoch.epoch()
                     + " failed: " + cause, cause);
+        } finally {
+            if (pending.peekFirst() != head) {
+                // Handed out, decoded or failed: a consumer that goes on past a failed batch has had it, and a
+                // state saved later must not give it again.
+                epoch.handedOut(head.size());
+            }
         }
-        epoch.handedOut(head.size());
         return decoded;
     }
 

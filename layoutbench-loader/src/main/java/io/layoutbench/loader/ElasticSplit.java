@@ -38,7 +38,11 @@ final class ElasticSplit {
         }
         long from = rank * (total / world) + Math.min(rank, total % world);
         long to = from + total / world + (rank < total % world ? 1 : 0);
-        long[] piece = new long[Math.toIntExact(to - from)];
+        if (to - from > Integer.MAX_VALUE - 8) {
+            throw new IllegalArgumentException("Rank " + rank + " of " + world + " would get " + (to - from)
+                    + " samples of the epoch's rest, more than an elastic resume holds; resume with more ranks");
+        }
+        long[] piece = new long[(int) (to - from)];
         int filled = 0;
         long offset = 0;   // of old rank r's rest in the concatenation
         for (int r = 0; r < oldWorld && offset < to; r++) {

@@ -53,6 +53,8 @@ public final class Epoch implements java.util.Iterator<List<Sample>>, AutoClosea
     private long windowEnd;
     private final Deque<OpenRead> open = new ArrayDeque<>();
     private long openBytes;
+    private final List<Runnable> onClose = new ArrayList<>();
+    private RuntimeException failure;
     private int nextRange;
     private long nextRangeOffset;
     private long drawn;
@@ -142,6 +144,9 @@ public final class Epoch implements java.util.Iterator<List<Sample>>, AutoClosea
 
     @Override
     public boolean hasNext() {
+        if (failure != null) {
+            throw failed();
+        }
         return !closed && drawn < total;
     }
 
@@ -179,6 +184,23 @@ public final class Epoch implements java.util.Iterator<List<Sample>>, AutoClosea
     }
 
     private List<Sample> nextBatch(int batchSize) {
+        try {
+            return drawBatch(batchSize);
+        } catch (RuntimeException e) {
+            // Samples of the failed batch were drawn and are lost: the epoch cannot go on in order. Resume it
+            // from state(), which counts the batches handed out before.
+            failure = e;
+            closeReads();
+            throw e;
+        }
+    }
+
+    private IllegalStateException failed() {
+        return new IllegalStateException("Epoch " + epoch + " of rank " + settings.rank() + " failed after "
+                + position + " samples handed out (" + failure.getMessage() + "); resume it from state()", failure);
+    }
+
+    private List<Sample> drawBatch(int batchSize) {
         if (!hasNext()) {
             throw new NoSuchElementException("Epoch " + epoch + " of rank " + settings.rank() + " is over after "
                     + drawn + " samples");
@@ -247,6 +269,13 @@ public final class Epoch implements java.util.Iterator<List<Sample>>, AutoClosea
     public void close() {
         closed = true;
         closeReads();
+        onClose.forEach(Runnable::run);
+        onClose.clear();
+    }
+
+    /** Runs {@code action} when the epoch closes (a decoding iterator's threads stop with it). */
+    void onClose(Runnable action) {
+        onClose.add(action);
     }
 
     private void closeReads() {
@@ -263,6 +292,7 @@ public final class Epoch implements java.util.Iterator<List<Sample>>, AutoClosea
         if (held.length == 0) {
             return;
         }
+        Map<Long, Integer> slots = buffer.slots();
         Map<Long, Long> sequenceOf = new HashMap<>(held.length * 2);
         long[] results = new long[held.length];
         for (int i = 0; i < held.length; i++) {
@@ -285,7 +315,7 @@ public final class Epoch implements java.util.Iterator<List<Sample>>, AutoClosea
         OpenRead reRead = new OpenRead(prepared, ranges);
         try {
             for (long result : results) {
-                buffer.fill(sequenceOf.get(result), reRead.next());
+                buffer.fill(slots.get(sequenceOf.get(result)), reRead.next());
             }
         } finally {
             reRead.close();

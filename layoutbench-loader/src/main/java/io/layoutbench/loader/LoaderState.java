@@ -131,7 +131,7 @@ public record LoaderState(String layout, String prefix, String resultId, String 
         } catch (IOException | IllegalArgumentException e) {
             throw new IllegalArgumentException("Not a loader state: " + e.getMessage(), e);
         }
-        int format = (int) number(p, "format");
+        int format = integer(p, "format");
         if (format != FORMAT) {
             throw new IllegalArgumentException("Loader state format " + format + " is not the format " + FORMAT
                     + " this version reads");
@@ -139,7 +139,7 @@ public record LoaderState(String layout, String prefix, String resultId, String 
         String fields = string(p, "fields");
         boolean shuffled = bool(p, "shuffle");
         Shuffle shuffle = shuffled ? Shuffle.blocks(number(p, "shuffle.block-bytes"),
-                (int) number(p, "shuffle.buffer-samples")).withStickyShares(bool(p, "shuffle.sticky"))
+                integer(p, "shuffle.buffer-samples")).withStickyShares(bool(p, "shuffle.sticky"))
                 : Shuffle.none();
         long blocks;
         try {
@@ -149,7 +149,7 @@ public record LoaderState(String layout, String prefix, String resultId, String 
         }
         return new LoaderState(string(p, "layout"), string(p, "prefix"), string(p, "result"), string(p, "query"),
                 fields.isEmpty() ? List.of() : List.of(fields.split(",")), number(p, "seed"),
-                (int) number(p, "epoch"), (int) number(p, "world-size"), (int) number(p, "rank"), shuffle,
+                integer(p, "epoch"), integer(p, "world-size"), integer(p, "rank"), shuffle,
                 bool(p, "drop-last"), blocks, number(p, "position"), elasticFrom(p));
     }
 
@@ -207,6 +207,14 @@ public record LoaderState(String layout, String prefix, String resultId, String 
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException("Loader state key '" + key + "' is not a number: '" + value + "'");
         }
+    }
+
+    private static int integer(Properties p, String key) {
+        long value = number(p, key);
+        if (value < Integer.MIN_VALUE || value > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("Loader state key '" + key + "' is out of range: " + value);
+        }
+        return (int) value;
     }
 
     private static boolean bool(Properties p, String key) {

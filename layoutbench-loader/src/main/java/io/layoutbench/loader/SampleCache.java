@@ -77,6 +77,8 @@ final class SampleCache {
                         cache.bytes += size;
                     } catch (NumberFormatException e) {
                         // not ours: leave it
+                    } catch (java.nio.file.NoSuchFileException e) {
+                        // another rank sharing the directory removed it since the listing
                     }
                 }
             }

@@ -29,8 +29,10 @@ final class ShuffleBuffer<T> {
         this.capacity = Math.max(1, capacity);
         this.total = total;
         this.random = random;
-        this.positions = new long[this.capacity];
-        this.items = new Object[this.capacity];
+        // The buffer never holds more than the input: a large capacity over a small share allocates the share.
+        int slots = (int) Math.max(1, Math.min(this.capacity, total));
+        this.positions = new long[slots];
+        this.items = new Object[slots];
     }
 
     /**
@@ -116,14 +118,17 @@ final class ShuffleBuffer<T> {
         return Arrays.copyOf(positions, size);
     }
 
-    /** Fills the held slot of input position {@code position} (after a replay). */
-    void fill(long position, T item) {
+    /** The slot of each held input position (after a replay), to {@link #fill} them. */
+    java.util.Map<Long, Integer> slots() {
+        java.util.Map<Long, Integer> slots = new java.util.HashMap<>(size * 2);
         for (int slot = 0; slot < size; slot++) {
-            if (positions[slot] == position) {
-                items[slot] = item;
-                return;
-            }
+            slots.put(positions[slot], slot);
         }
-        throw new IllegalStateException("The shuffle buffer holds no input position " + position);
+        return slots;
+    }
+
+    /** Fills slot {@code slot} (of {@link #slots()}) with {@code item}. */
+    void fill(int slot, T item) {
+        items[slot] = item;
     }
 }

@@ -479,6 +479,101 @@ class DataLoaderTest {
     }
 
     @Test
+    void aQueryPreparedForCompletionOrderStillLoadsInTheJobsOrderAndCachesTheRightSamples(@TempDir Path cache)
+            throws Exception {
+        // Through a simulated network with jitter, reads complete out of order.
+        try (Dataset slow = io.layoutbench.api.layout.StorageLayouts.get("l1").open(
+                io.layoutbench.backend.simulated.SimulatedNetworkBackend.wrap(datasets.backend(),
+                        io.layoutbench.api.network.NetworkProfiles.T3_MEDIUM), "l1")) {
+            Query query = Query.parse("filesize_bytes > 0 LIMIT 60");
+            LoaderSettings settings = LoaderSettings.defaults().withSeed(3).withBatchSize(7)
+                    .withCache(new CacheSettings(cache, 1L << 30));
+            List<Sample> inOrder = new ArrayList<>();
+            try (Epoch e = DataLoader.open(slow, query, QueryOptions.defaults(), LoaderSettings.defaults()
+                    .withSeed(3).withBatchSize(7)).epoch(0)) {
+                e.forEachRemaining(inOrder::addAll);
+            }
+            DataLoader completion = DataLoader.open(slow, query, QueryOptions.defaults()
+                    .withOrder(io.layoutbench.api.layout.ResultOrder.COMPLETION), settings);
+            for (int epoch = 0; epoch < 2; epoch++) {   // from the store, then from the cache
+                List<Sample> loaded = new ArrayList<>();
+                try (Epoch e = completion.epoch(0)) {
+                    e.forEachRemaining(loaded::addAll);
+                }
+                assertThat(loaded).hasSameSizeAs(inOrder);
+                for (int i = 0; i < loaded.size(); i++) {
+                    assertThat(loaded.get(i).filename()).isEqualTo(inOrder.get(i).filename());
+                    assertThat(loaded.get(i).data()).isEqualTo(inOrder.get(i).data());
+                }
+            }
+        }
+    }
+
+    @Test
+    void aBatchThatFailsToDecodeCountsAsHandedOutSoAResumeDoesNotRepeatIt() {
+        Case c = new Case("l2", Query.parse("filesize_bytes > 0"), 1, 4, Shuffle.none(), false, 10, 2);
+        DataLoader loader = loader(c, 0);
+        List<String> names = new ArrayList<>();
+        LoaderState state;
+        try (Epoch e = loader.epoch(0); DecodedBatches<String> batches = e.decoded(s -> {
+            if (s.filename().equals("s0025.bin")) {
+                throw new java.io.IOException("cannot decode " + s.filename());
+            }
+            return s.filename();
+        })) {
+            for (int b = 0; b < 5; b++) {
+                try {
+                    names.addAll(batches.next());
+                } catch (IllegalStateException failed) {
+                    assertThat(failed).hasMessageContaining("s0025.bin");
+                }
+            }
+            state = e.state();
+        }
+        assertThat(names).hasSize(40);
+        assertThat(state.position()).isEqualTo(50);
+        try (Epoch e = loader.resume(state)) {
+            assertThat(e.next().get(0).filename()).isEqualTo("s0050.bin");
+        }
+    }
+
+    @Test
+    void anEpochWhoseReadFailsSaysSoAndResumesFromItsState() {
+        try (io.layoutbench.backend.memory.MemoryBackend backend = new io.layoutbench.backend.memory.MemoryBackend()) {
+            try (var writer = io.layoutbench.api.layout.StorageLayouts.get("l1").create(backend, "l1",
+                    LoaderDatasets.SCHEMA, java.util.Map.of())) {
+                LoaderDatasets.samples().subList(0, 40).forEach(writer::add);
+                writer.commit();
+            }
+            try (Dataset dataset = io.layoutbench.api.layout.StorageLayouts.get("l1").open(backend, "l1")) {
+                DataLoader loader = DataLoader.open(dataset, Query.parse("filesize_bytes > 0"),
+                        QueryOptions.defaults(), LoaderSettings.defaults().withShuffle(Shuffle.none())
+                                .withBatchSize(10));
+                String lost = backend.list("l1/").map(io.layoutbench.api.backend.ObjectInfo::key)
+                        .filter(k -> k.contains("s0025")).findFirst().orElseThrow();
+                backend.delete(lost);   // a lost object: its read fails when the epoch gets there
+                try (Epoch e = loader.epoch(0)) {
+                    e.next();
+                    e.next();
+                    assertThatThrownBy(e::next).hasMessageContaining("s0025");
+                    assertThatThrownBy(e::hasNext).isInstanceOf(IllegalStateException.class)
+                            .hasMessageContaining("failed after 20 samples").hasMessageContaining("resume");
+                    assertThat(e.state().position()).isEqualTo(20);
+                }
+            }
+        }
+    }
+
+    @Test
+    void aBufferLargerThanTheShareHoldsOnlyTheShare() {
+        DataLoader loader = DataLoader.open(datasets.get("l2"), Query.parse("filesize_bytes > 0 LIMIT 5"),
+                QueryOptions.defaults(), LoaderSettings.defaults().withShuffle(Shuffle.blocks(0, 200_000_000)));
+        try (Epoch e = loader.epoch(0)) {
+            assertThat(names(e, Long.MAX_VALUE)).hasSize(5);
+        }
+    }
+
+    @Test
     void aStateRoundTripsAsTextAndBadTextIsNamed() {
         LoaderState state = new LoaderState("l2", "x", "l2:x:g1:q :fields data", "label = 'a''b'\nLIMIT 3",
                 List.of("jpg", "cls"), -5, 3, 8, 7, Shuffle.blocks(1 << 20, 64).withStickyShares(true), true,

@@ -56,7 +56,8 @@ public interface PreparedQuery {
     RetrievalPlan plan(List<ResultRange> ranges);
 
     /**
-     * Reads the samples at the positions of {@code ranges}, in position order, counting its own requests and bytes
+     * Reads the samples at the positions of {@code ranges}, in position order (even when the query was prepared with
+     * {@link ResultOrder#COMPLETION}), counting its own requests and bytes
      * ({@link SampleStream#stats()}).
      *
      * @throws IllegalArgumentException if the ranges are not ascending and apart, or reach past the result

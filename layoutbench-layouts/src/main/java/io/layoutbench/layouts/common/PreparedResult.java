@@ -7,6 +7,7 @@ import io.layoutbench.api.dataset.Sample;
 import io.layoutbench.api.layout.PlannedRequest;
 import io.layoutbench.api.layout.PreparedQuery;
 import io.layoutbench.api.layout.QueryOptions;
+import io.layoutbench.api.layout.ResultOrder;
 import io.layoutbench.api.layout.ResultRange;
 import io.layoutbench.api.layout.RetrievalPlan;
 import io.layoutbench.api.layout.SampleStream;
@@ -217,7 +218,10 @@ public abstract class PreparedResult implements PreparedQuery {
         List<ResultRange> checked = ResultRange.checkSorted(ranges, samples);
         QueryMetrics metrics = new QueryMetrics();
         metrics.start();
-        return run(backend.withMetrics(metrics), tasks(checked, gap).tasks(), metrics);
+        // Position order, whatever order the query was prepared with: a reader of ranges pairs samples with
+        // positions (a loader's cache and shuffle buffer do).
+        return StreamingRetrieval.start(backend.withMetrics(metrics), tasks(checked, gap).tasks(),
+                options.withOrder(ResultOrder.DATASET), metrics);
     }
 
     private Reads tasks(List<ResultRange> checked, long gap) {
@@ -227,7 +231,7 @@ public abstract class PreparedResult implements PreparedQuery {
         return reads(checked, gap < 0 ? gap(checked) : gap);
     }
 
-    /** Streams {@code tasks} through {@code metered}, which counts into {@code metrics}. */
+    /** Streams {@code tasks} through {@code metered}, which counts into {@code metrics}, in the query's order. */
     public SampleStream run(ObjectBackend metered, List<ReadTask> tasks, QueryMetrics metrics) {
         return StreamingRetrieval.start(metered, tasks, options, metrics);
     }

@@ -202,12 +202,27 @@ final class L3Planner {
             return tasks;
         }
 
-        /** The groups holding positions of {@code ranges}, and their rows at those positions. */
+        /**
+         * The groups holding positions of {@code ranges}, and their rows at those positions; the first is found by
+         * a binary search, so a small part of a large result costs little.
+         */
         private Picked<G> pick(List<ResultRange> ranges) {
             List<Group<G>> picked = new ArrayList<>();
             List<int[]> pickedRows = new ArrayList<>();
+            int first = 0;
+            int last = groups.size();
+            long firstPosition = ranges.isEmpty() ? Long.MAX_VALUE : ranges.get(0).from();
+            while (first < last) {
+                int middle = (first + last) >>> 1;
+                Group<G> group = groups.get(middle);
+                if (group.start() + group.rows().length <= firstPosition) {
+                    first = middle + 1;
+                } else {
+                    last = middle;
+                }
+            }
             int r = 0;
-            for (Group<G> group : groups) {
+            for (Group<G> group : groups.subList(first, groups.size())) {
                 long end = group.start() + group.rows().length;
                 while (r < ranges.size() && ranges.get(r).to() <= group.start()) {
                     r++;
