@@ -12,14 +12,11 @@ import io.layoutbench.api.model.SupportsMetadataScan;
 import io.layoutbench.api.predicate.ColumnStatistics;
 import io.layoutbench.api.predicate.GroupStatistics;
 import java.io.PrintWriter;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
@@ -44,30 +41,21 @@ final class DescribeCommand implements Callable<Integer> {
     @Mixin
     StoreOptions store = new StoreOptions();
 
-    @Option(names = "--dataset", paramLabel = "NAME",
-            description = "A user's dataset ingested with --name NAME (default: the synthetic dataset).")
-    String datasetName;
-
-    @Option(names = "--layout", paramLabel = "LAYOUT", defaultValue = "l2",
-            description = "Layout of the copy to describe. Default: ${DEFAULT-VALUE}.")
-    String layoutName;
-
-    @Option(names = "--layout-option", paramLabel = "LAYOUT.KEY=VALUE",
-            description = "A layout option the dataset was ingested with, e.g. l2.shard-size=32MB; repeatable.")
-    List<String> layoutOptions = new ArrayList<>();
+    @Mixin
+    DatasetCopy copy = new DatasetCopy();
 
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
-        StorageLayout layout = Layouts.resolve(spec.commandLine(), List.of(layoutName)).get(0);
-        String prefix = QueryCommand.prefix(spec, dataset, datasetName, layout, layoutOptions);
+        StorageLayout layout = copy.layout(spec.commandLine());
+        String prefix = QueryCommand.prefix(spec, dataset, copy.datasetName, layout, copy.layoutOptions);
         try (Store opened = store.open(spec.commandLine())) {
             if (!opened.persistent()) {
                 throw new ParameterException(spec.commandLine(), "--backend mem holds no datasets between "
                         + "commands; describe a file, s3-embedded or s3:// backend");
             }
             try (ObjectBackend client = opened.backend().withMetrics(RequestMetrics.NONE);
-                    Dataset data = QueryCommand.open(spec, dataset, datasetName, layout, client, prefix, opened)) {
+                    Dataset data = QueryCommand.open(spec, dataset, copy.datasetName, layout, client, prefix, opened)) {
                 describe(out, data, prefix, opened);
             }
         }

@@ -93,7 +93,7 @@ final class LoadBenchCommand implements Callable<Integer> {
         try (LoaderDataset.Opened opened = source.open(spec)) {
             out.printf(Locale.ROOT, "Loader bench: %s dataset at %s, %d samples, mode %s, profile %s%n%n",
                     opened.layout().name(), opened.prefix(), opened.dataset().summary().sampleCount(),
-                    source.mode.label(), source.profile.name());
+                    source.read.mode.label(), source.read.profile.name());
             QueryOptions options = source.queryOptions(List.of());
             if (sections.contains("split")) {
                 split(out, opened, options);
@@ -174,7 +174,7 @@ final class LoadBenchCommand implements Callable<Integer> {
      */
     private void workers(PrintWriter out, LoaderDataset.Opened opened, QueryOptions options) {
         out.println("Workers: rank 0 of 4, the whole dataset, batches of 32, decoded on the workers; real time through "
-                + source.profile.name() + ", " + Runtime.getRuntime().availableProcessors() + " cores");
+                + source.read.profile.name() + ", " + Runtime.getRuntime().availableProcessors() + " cores");
         out.printf(Locale.ROOT, "%-8s %-8s %10s %10s %12s %10s%n", "decoder", "workers", "samples", "seconds",
                 "samples/s", "MB/s");
         byte[] jpeg = standInJpeg();

@@ -207,6 +207,7 @@ final class LoadCommand implements Callable<Integer> {
             int first = resumed == null ? epoch : resumed.epoch();
             try (BufferedWriter names = list == null ? null : Files.newBufferedWriter(list, StandardCharsets.UTF_8)) {
                 for (int e = first; e < first + epochs; e++) {
+                    long started = System.nanoTime();   // a resume's re-read of the buffer counts too
                     Epoch running;
                     try {
                         if (resumed != null && e == first) {
@@ -218,7 +219,7 @@ final class LoadCommand implements Callable<Integer> {
                         throw new ParameterException(spec.commandLine(), "Invalid --resume: " + ex.getMessage());
                     }
                     try (Epoch current = running) {
-                        run(console, loader, current, names);
+                        run(console, loader, current, names, started);
                     }
                     if (stopAfter != null) {
                         break;
@@ -239,8 +240,8 @@ final class LoadCommand implements Callable<Integer> {
         return Shuffle.blocks(block, shuffleBuffer).withStickyShares(stickyShares);
     }
 
-    private void run(PrintWriter console, DataLoader loader, Epoch epoch, BufferedWriter names) throws IOException {
-        long started = System.nanoTime();
+    private void run(PrintWriter console, DataLoader loader, Epoch epoch, BufferedWriter names, long started)
+            throws IOException {
         long startPosition = epoch.position();
         long end = stopAfter == null ? epoch.size() : Math.min(epoch.size(), stopAfter);
         long nextState = stateEvery == null ? Long.MAX_VALUE : (epoch.position() / stateEvery + 1) * stateEvery;

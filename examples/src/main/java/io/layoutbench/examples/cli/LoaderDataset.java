@@ -4,13 +4,8 @@ import io.layoutbench.api.backend.ObjectBackend;
 import io.layoutbench.api.backend.ObjectNotFoundException;
 import io.layoutbench.api.layout.Dataset;
 import io.layoutbench.api.layout.QueryOptions;
-import io.layoutbench.api.layout.RetrievalMode;
 import io.layoutbench.api.layout.StorageLayout;
-import io.layoutbench.api.metrics.RequestMetrics;
-import io.layoutbench.api.network.NetworkProfile;
-import io.layoutbench.backend.simulated.SimulatedNetworkBackend;
 import io.layoutbench.loader.LoaderState;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.function.BiFunction;
 import picocli.CommandLine.Mixin;
@@ -20,7 +15,7 @@ import picocli.CommandLine.ParameterException;
 
 /**
  * The dataset a {@code load} command reads, and through what: {@code --scale} and {@code --data-seed} (the synthetic
- * ImageNet) or {@code --dataset}, {@code --layout}, the store, {@code --profile} and {@code --mode}. {@code --seed}
+ * ImageNet) or the copy's options ({@link DatasetCopy}), the store, and {@link ReadThrough}'s mode and network. {@code --seed}
  * is the loader's own, so the synthetic dataset's seed is {@code --data-seed} here.
  */
 final class LoaderDataset {
@@ -37,27 +32,11 @@ final class LoaderDataset {
             description = "Seed the synthetic dataset was generated with. Default: ${DEFAULT-VALUE}.")
     long dataSeed;
 
-    @Option(names = "--dataset", paramLabel = "NAME",
-            description = "A user's dataset, by the --name it was ingested with. Default: the synthetic dataset.")
-    String datasetName;
+    @Mixin
+    DatasetCopy copy = new DatasetCopy();
 
-    @Option(names = "--layout", paramLabel = "LAYOUT", defaultValue = "l2",
-            description = "Layout to read: l1, l2, l3 or fac. Default: ${DEFAULT-VALUE}.")
-    String layoutName;
-
-    @Option(names = "--layout-option", paramLabel = "LAYOUT.KEY=VALUE",
-            description = "A layout option the dataset was ingested with, if not the default; repeatable.")
-    List<String> layoutOptions = new ArrayList<>();
-
-    @Option(names = "--mode", paramLabel = "MODE", defaultValue = "optimized",
-            converter = Converters.ModeConverter.class,
-            description = "Retrieval mode: optimized or paper. Default: ${DEFAULT-VALUE}.")
-    RetrievalMode mode;
-
-    @Option(names = "--profile", paramLabel = "PROFILE", defaultValue = "t3.medium",
-            converter = Converters.ProfileConverter.class,
-            description = "Network preset to read through (none for no simulation). Default: ${DEFAULT-VALUE}.")
-    NetworkProfile profile;
+    @Mixin
+    ReadThrough read = new ReadThrough();
 
     /** An opened dataset and what it needs kept open. */
     record Opened(Store store, ObjectBackend client, Dataset dataset, StorageLayout layout, String prefix)
@@ -72,7 +51,7 @@ final class LoaderDataset {
 
     /** The query options every rank of a job reads with. */
     QueryOptions queryOptions(List<String> fields) {
-        return QueryOptions.defaults().withMode(mode).withNetwork(profile).withFields(fields);
+        return QueryOptions.defaults().withMode(read.mode).withNetwork(read.profile).withFields(fields);
     }
 
     /**
@@ -85,10 +64,10 @@ final class LoaderDataset {
         synthetic.mixee = spec;
         synthetic.scaleName = scaleName;
         synthetic.seed = dataSeed;
-        StorageLayout layout = Layouts.resolve(spec.commandLine(), List.of(layoutName)).get(0);
-        String prefix = QueryCommand.prefix(spec, synthetic, datasetName, layout, layoutOptions);
-        return open(spec, layout, prefix, (client, store) -> QueryCommand.open(spec, synthetic, datasetName, layout,
-                client, prefix, store));
+        StorageLayout layout = copy.layout(spec.commandLine());
+        String prefix = QueryCommand.prefix(spec, synthetic, copy.datasetName, layout, copy.layoutOptions);
+        return open(spec, layout, prefix, (client, store) -> QueryCommand.open(spec, synthetic, copy.datasetName,
+                layout, client, prefix, store));
     }
 
     /**
@@ -116,8 +95,7 @@ final class LoaderDataset {
                 throw new ParameterException(spec.commandLine(), "--backend mem holds no datasets between "
                         + "commands; load from a file, s3-embedded or s3:// backend");
             }
-            ObjectBackend view = opened.backend().withMetrics(RequestMetrics.NONE);
-            ObjectBackend client = profile.isUnlimited() ? view : SimulatedNetworkBackend.wrap(view, profile);
+            ObjectBackend client = read.client(opened.backend());
             return new Opened(opened, client, opener.apply(client, opened), layout, prefix);
         } catch (RuntimeException e) {
             opened.close();

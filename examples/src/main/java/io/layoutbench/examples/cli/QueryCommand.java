@@ -9,17 +9,13 @@ import io.layoutbench.api.cost.Prices;
 import io.layoutbench.api.dataset.Sample;
 import io.layoutbench.api.layout.Dataset;
 import io.layoutbench.api.layout.QueryOptions;
-import io.layoutbench.api.layout.RetrievalMode;
 import io.layoutbench.api.layout.RetrievalPlan;
 import io.layoutbench.api.layout.RetrievalStats;
 import io.layoutbench.api.layout.SampleStream;
 import io.layoutbench.api.layout.StorageLayout;
 import io.layoutbench.api.metrics.MetricsSnapshot;
-import io.layoutbench.api.metrics.RequestMetrics;
-import io.layoutbench.api.network.NetworkProfile;
 import io.layoutbench.api.predicate.PredicateException;
 import io.layoutbench.api.predicate.Query;
-import io.layoutbench.backend.simulated.SimulatedNetworkBackend;
 import io.layoutbench.examples.bench.DatasetSource;
 import io.layoutbench.examples.bench.DatasetStore;
 import io.layoutbench.examples.bench.Progress;
@@ -82,27 +78,11 @@ final class QueryCommand implements Callable<Integer> {
             description = "Write the samples into DIR, as DIR/<filename> (never outside DIR or through a link).")
     Path out;
 
-    @Option(names = "--dataset", paramLabel = "NAME",
-            description = "A user's dataset, by the --name it was ingested with. Default: the synthetic dataset.")
-    String datasetName;
+    @Mixin
+    DatasetCopy copy = new DatasetCopy();
 
-    @Option(names = "--layout", paramLabel = "LAYOUT", defaultValue = "l2",
-            description = "Layout to read. Default: ${DEFAULT-VALUE}.")
-    String layoutName;
-
-    @Option(names = "--layout-option", paramLabel = "LAYOUT.KEY=VALUE",
-            description = "A layout option the dataset was ingested with, if not the default; repeatable.")
-    List<String> layoutOptions = new ArrayList<>();
-
-    @Option(names = "--mode", paramLabel = "MODE", defaultValue = "optimized",
-            converter = Converters.ModeConverter.class,
-            description = "Retrieval mode: optimized or paper. Default: ${DEFAULT-VALUE}.")
-    RetrievalMode mode;
-
-    @Option(names = "--profile", paramLabel = "PROFILE", defaultValue = "t3.medium",
-            converter = Converters.ProfileConverter.class,
-            description = "Network preset to read through (none for no simulation). Default: ${DEFAULT-VALUE}.")
-    NetworkProfile profile;
+    @Mixin
+    ReadThrough read = new ReadThrough();
 
     @Option(names = "--fields", paramLabel = "FIELD", split = ",",
             description = "Payload fields to read, comma-separated (e.g. json,cls). Default: every field.")
@@ -126,24 +106,24 @@ final class QueryCommand implements Callable<Integer> {
         if (limit != null) {
             query = query.withLimit(query.limit().isPresent() ? Math.min(limit, query.limit().getAsLong()) : limit);
         }
-        StorageLayout layout = Layouts.resolve(spec.commandLine(), List.of(layoutName)).get(0);
-        String prefix = prefix(spec, dataset, datasetName, layout, layoutOptions);
-        QueryOptions queryOptions = QueryOptions.defaults().withMode(mode).withNetwork(profile)
+        StorageLayout layout = copy.layout(spec.commandLine());
+        String prefix = prefix(spec, dataset, copy.datasetName, layout, copy.layoutOptions);
+        QueryOptions queryOptions = QueryOptions.defaults().withMode(read.mode).withNetwork(read.profile)
                 .withMaxReadAmplification(readBudget.value(spec.commandLine()));
         try {
             queryOptions = queryOptions.withFields(fields);
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), "Invalid --fields: " + e.getMessage());
         }
-        CostModel costModel = new CostModel(Prices.s3Standard(), profile);
+        CostModel costModel = new CostModel(Prices.s3Standard(), read.profile);
 
         try (Store opened = store.open(spec.commandLine())) {
             if (!opened.persistent()) {
                 throw new ParameterException(spec.commandLine(), "--backend mem holds no datasets between "
                         + "commands; query a file, s3-embedded or s3:// backend");
             }
-            try (ObjectBackend client = client(opened.backend());
-                    Dataset data = open(spec, dataset, datasetName, layout, client, prefix, opened)) {
+            try (ObjectBackend client = read.client(opened.backend());
+                    Dataset data = open(spec, dataset, copy.datasetName, layout, client, prefix, opened)) {
                 try {
                     query.bind(data.schema());
                 } catch (PredicateException e) {
@@ -175,11 +155,6 @@ final class QueryCommand implements Callable<Integer> {
             }
         }
         return 0;
-    }
-
-    private ObjectBackend client(ObjectBackend backend) {
-        ObjectBackend view = backend.withMetrics(RequestMetrics.NONE);
-        return profile.isUnlimited() ? view : SimulatedNetworkBackend.wrap(view, profile);
     }
 
     /** The prefix of the dataset the options name: the synthetic one of the scale, or {@code --dataset NAME}. */
@@ -229,7 +204,7 @@ final class QueryCommand implements Callable<Integer> {
                 java.time.Duration.ofNanos((long) (seconds * 1e9)));
         console.println("Query:    " + query);
         console.println("Dataset:  " + layout.name() + " at " + prefix + " in " + opened.location() + ", mode "
-                + mode.label() + ", profile " + profile.name() + " (cold client)");
+                + read.mode.label() + ", profile " + read.profile.name() + " (cold client)");
         console.printf(Locale.ROOT, "Samples:  %d (%.3f MB payload)%s%n", stats.samples(),
                 stats.payloadBytes() / 1e6, files == null ? "" : ", " + files.written() + " files written to "
                         + files.root() + (files.renamed() == 0 ? "" : " (" + files.renamed() + " under a safe form "

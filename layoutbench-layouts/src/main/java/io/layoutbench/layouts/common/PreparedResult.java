@@ -62,10 +62,14 @@ public abstract class PreparedResult implements PreparedQuery {
         this.payloadBytes = payloadBytes;
     }
 
+    /** {@link #reads(List, long)}'s gap for "the gap their own read budget allows", found in the same pass. */
+    public static final long OWN_GAP = -1;
+
     /**
      * The tasks reading the result's samples at the positions of {@code ranges} (checked: ascending, apart, within
      * the result, not empty), in position order, ranges of one object coalesced across gaps of at most {@code gap}
-     * bytes in optimized mode, and the sum of those samples' sizes.
+     * bytes in optimized mode (or, for {@link #OWN_GAP}, the gap {@link #gap(List)} would give), and the sum of
+     * those samples' sizes.
      */
     protected abstract Reads reads(List<ResultRange> ranges, long gap);
 
@@ -77,7 +81,7 @@ public abstract class PreparedResult implements PreparedQuery {
 
     /** The tasks of {@code ranges} at their own gap. */
     protected final Reads reads(List<ResultRange> ranges) {
-        return reads(ranges, gap(ranges));
+        return reads(ranges, OWN_GAP);
     }
 
     /**
@@ -134,12 +138,12 @@ public abstract class PreparedResult implements PreparedQuery {
 
     @Override
     public RetrievalPlan plan(List<ResultRange> ranges) {
-        return plan(ranges, -1);
+        return plan(ranges, OWN_GAP);
     }
 
     @Override
     public SampleStream read(List<ResultRange> ranges) {
-        return read(ranges, -1);
+        return read(ranges, OWN_GAP);
     }
 
     @Override
@@ -200,7 +204,7 @@ public abstract class PreparedResult implements PreparedQuery {
         };
     }
 
-    /** The plan of a read of {@code ranges} at {@code gap}, or at their own gap when it is negative. */
+    /** The plan of a read of {@code ranges} at {@code gap}, or at their own gap ({@link #OWN_GAP}). */
     private RetrievalPlan plan(List<ResultRange> ranges, long gap) {
         List<ResultRange> checked = ResultRange.checkSorted(ranges, samples);
         Reads reads = tasks(checked, gap);
@@ -213,7 +217,7 @@ public abstract class PreparedResult implements PreparedQuery {
         return new RetrievalPlan(coldMetadataRequests, data, count, reads.payloadBytes(), metadataRounds);
     }
 
-    /** A read of {@code ranges} at {@code gap}, or at their own gap when it is negative. */
+    /** A read of {@code ranges} at {@code gap}, or at their own gap ({@link #OWN_GAP}). */
     private SampleStream read(List<ResultRange> ranges, long gap) {
         List<ResultRange> checked = ResultRange.checkSorted(ranges, samples);
         QueryMetrics metrics = new QueryMetrics();
@@ -228,7 +232,7 @@ public abstract class PreparedResult implements PreparedQuery {
         if (checked.isEmpty()) {
             return new Reads(List.of(), 0);
         }
-        return reads(checked, gap < 0 ? gap(checked) : gap);
+        return reads(checked, gap);
     }
 
     /** Streams {@code tasks} through {@code metered}, which counts into {@code metrics}, in the query's order. */

@@ -79,9 +79,12 @@ final class L2Reads {
         return plan(rows.toArray(), locations, options);
     }
 
+    /** {@link #plan(int[], Locations, QueryOptions, long)} at the gap their own read budget allows. */
+    static final long OWN_GAP = -1;
+
     /** Plans reading {@code items} (in dataset order), coalescing with the gap their own read budget allows. */
     static Plan plan(int[] items, Locations locations, QueryOptions options) {
-        return plan(items, locations, options, gap(items, locations, options));
+        return plan(items, locations, options, OWN_GAP);
     }
 
     /**
@@ -89,38 +92,38 @@ final class L2Reads {
      * budget over these items (0 in paper mode).
      */
     static long gap(int[] items, Locations locations, QueryOptions options) {
+        return gap(Runs.of(items, locations), options);
+    }
+
+    private static long gap(Runs runs, QueryOptions options) {
         if (options.mode() != RetrievalMode.OPTIMIZED) {
             return 0;
         }
-        List<List<ByteRange>> runRanges = new ArrayList<>();
-        forEachRun(items, locations, (from, to) -> {
-            List<ByteRange> ranges = new ArrayList<>(to - from);
-            for (int j = from; j < to; j++) {
-                ranges.add(ByteRange.of(locations.offset(items[j]), locations.size(items[j])));
-            }
-            runRanges.add(ranges);
-        });
-        return RangeCoalescer.gapWithinBudget(runRanges, RangeCoalescer.gapFor(options),
+        return RangeCoalescer.gapWithinBudget(runs.ranges(), RangeCoalescer.gapFor(options),
                 options.maxReadAmplification());
     }
 
-    /** Plans reading {@code items} (in dataset order), coalescing across gaps of at most {@code gap} bytes. */
+    /**
+     * Plans reading {@code items} (in dataset order), coalescing across gaps of at most {@code gap} bytes, or
+     * ({@link #OWN_GAP}) the gap their own read budget allows.
+     */
     static Plan plan(int[] items, Locations locations, QueryOptions options, long gap) {
         boolean merge = options.mode() == RetrievalMode.OPTIMIZED;
         long maxMerged = RangeCoalescer.maxMergedBytesFor(options);
-        List<Read> reads = new ArrayList<>();
-        long[] payload = new long[1];
         // Items come in dataset order and shards were written in that order: a shard's items are one run.
-        forEachRun(items, locations, (from, to) -> {
-            int[] members = Arrays.copyOfRange(items, from, to);
-            List<ByteRange> ranges = new ArrayList<>(members.length);
-            for (int item : members) {
-                ranges.add(ByteRange.of(locations.offset(item), locations.size(item)));
-                payload[0] += locations.size(item);
+        Runs runs = Runs.of(items, locations);
+        long merging = gap < 0 ? gap(runs, options) : gap;
+        List<Read> reads = new ArrayList<>();
+        long payload = 0;
+        for (int r = 0; r < runs.members().size(); r++) {
+            int[] members = runs.members().get(r);
+            List<ByteRange> ranges = runs.ranges().get(r);
+            for (ByteRange range : ranges) {
+                payload += range.length();
             }
             String key = locations.shardKey(locations.shard(members[0]));
             if (merge) {
-                for (RangeCoalescer.Merged merged : RangeCoalescer.coalesce(ranges, gap, maxMerged)) {
+                for (RangeCoalescer.Merged merged : RangeCoalescer.coalesce(ranges, merging, maxMerged)) {
                     int[] served = merged.members().stream().mapToInt(m -> members[m]).toArray();
                     reads.add(new Read(new PlannedRequest(RequestKind.RANGE_GET, key, merged.range()), served));
                 }
@@ -130,22 +133,29 @@ final class L2Reads {
                             new int[] {members[j]}));
                 }
             }
-        });
-        return new Plan(reads, payload[0]);
+        }
+        return new Plan(reads, payload);
     }
 
-    /** Calls {@code run} with each run [from, to) of {@code items} in one shard. */
-    private static void forEachRun(int[] items, Locations locations, java.util.function.BiConsumer<Integer,
-            Integer> run) {
-        int i = 0;
-        while (i < items.length) {
-            int shard = locations.shard(items[i]);
-            int end = i;
-            while (end < items.length && locations.shard(items[end]) == shard) {
-                end++;
+    /** The runs of items in one shard, and their byte ranges. */
+    private record Runs(List<int[]> members, List<List<ByteRange>> ranges) {
+        static Runs of(int[] items, Locations locations) {
+            List<int[]> members = new ArrayList<>();
+            List<List<ByteRange>> ranges = new ArrayList<>();
+            int i = 0;
+            while (i < items.length) {
+                int shard = locations.shard(items[i]);
+                int end = i;
+                List<ByteRange> run = new ArrayList<>();
+                while (end < items.length && locations.shard(items[end]) == shard) {
+                    run.add(ByteRange.of(locations.offset(items[end]), locations.size(items[end])));
+                    end++;
+                }
+                members.add(Arrays.copyOfRange(items, i, end));
+                ranges.add(run);
+                i = end;
             }
-            run.accept(i, end);
-            i = end;
+            return new Runs(members, ranges);
         }
     }
 }

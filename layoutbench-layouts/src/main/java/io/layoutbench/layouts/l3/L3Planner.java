@@ -156,7 +156,7 @@ final class L3Planner {
 
         /** The reads of the matches at the positions of {@code ranges}, at their own gap. */
         List<Read<G>> reads(List<ResultRange> ranges) {
-            return reads(ranges, gap(ranges));
+            return reads(ranges, -1);
         }
 
         /**
@@ -168,12 +168,17 @@ final class L3Planner {
                 return 0;
             }
             Picked<G> picked = pick(ranges);
+            return gapOver(picked.groups().isEmpty() ? List.of() : picked.pages(columns.get(0)));
+        }
+
+        /** The gap the read budget allows over {@code pagesOfGroups} (optimized mode). */
+        private long gapOver(List<List<PageInfo>> pagesOfGroups) {
             long gap = RangeCoalescer.gapFor(options);
-            if (picked.groups().isEmpty()) {
+            if (pagesOfGroups.isEmpty()) {
                 return gap;
             }
             // Row groups of one part lie apart, so the gaps between their pages are counted per row group.
-            return RangeCoalescer.gapWithinBudget(picked.pages(columns.get(0)).stream()
+            return RangeCoalescer.gapWithinBudget(pagesOfGroups.stream()
                     .map(pages -> pages.stream().map(PageInfo::byteRange).toList()).toList(), gap,
                     options.maxReadAmplification());
         }
@@ -181,7 +186,7 @@ final class L3Planner {
         /**
          * The reads of the matches at the positions of {@code ranges} (ascending, apart): paper mode reads each row
          * group holding one whole; optimized mode reads their blob pages, pages of a row group within {@code gap}
-         * of each other in one request.
+         * of each other in one request (a negative gap: the one their own read budget allows, {@link #gap}).
          */
         List<Read<G>> reads(List<ResultRange> ranges, long gap) {
             Picked<G> picked = pick(ranges);
@@ -194,9 +199,10 @@ final class L3Planner {
                 return tasks;
             }
             List<List<PageInfo>> pagesOfGroups = picked.pages(columns.get(0));
+            long merging = gap < 0 ? gapOver(pagesOfGroups) : gap;
             long maxMerged = RangeCoalescer.maxMergedBytesFor(options);
             for (int g = 0; g < picked.groups().size(); g++) {
-                tasks.addAll(pageRuns(picked.groups().get(g), picked.rows().get(g), pagesOfGroups.get(g), gap,
+                tasks.addAll(pageRuns(picked.groups().get(g), picked.rows().get(g), pagesOfGroups.get(g), merging,
                         maxMerged, columns));
             }
             return tasks;
