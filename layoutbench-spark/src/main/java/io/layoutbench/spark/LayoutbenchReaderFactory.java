@@ -6,11 +6,13 @@ import io.layoutbench.api.layout.PreparedQuery;
 import io.layoutbench.api.layout.ResultRange;
 import io.layoutbench.api.layout.SampleStream;
 import io.layoutbench.api.layout.SupportsPreparedQueries;
+import io.layoutbench.api.metrics.QueryMetrics;
 import io.layoutbench.api.predicate.Query;
 import java.nio.ByteBuffer;
 import java.util.List;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
+import org.apache.spark.sql.connector.metric.CustomTaskMetric;
 import org.apache.spark.sql.connector.read.InputPartition;
 import org.apache.spark.sql.connector.read.PartitionReader;
 import org.apache.spark.sql.connector.read.PartitionReaderFactory;
@@ -34,7 +36,8 @@ final class LayoutbenchReaderFactory implements PartitionReaderFactory {
     @Override
     public PartitionReader<InternalRow> createReader(InputPartition partition) {
         LayoutbenchPartition part = (LayoutbenchPartition) partition;
-        SourceOptions.Opened opened = options.open();
+        QueryMetrics metrics = new QueryMetrics();
+        SourceOptions.Opened opened = options.open(metrics);
         try {
             List<String> payload = opened.dataset().schema().payloadFields();
             List<String> fields = LayoutbenchScan.fields(required, payload);
@@ -45,7 +48,7 @@ final class LayoutbenchReaderFactory implements PartitionReaderFactory {
                         + "planned: planned " + part.resultId() + ", found " + prepared.resultId());
             }
             SampleStream samples = prepared.read(List.of(new ResultRange(part.from(), part.to())));
-            return new Reader(opened, samples, payload);
+            return new Reader(opened, samples, payload, metrics);
         } catch (RuntimeException e) {
             opened.close();
             throw e;
@@ -57,12 +60,19 @@ final class LayoutbenchReaderFactory implements PartitionReaderFactory {
         private final SourceOptions.Opened opened;
         private final SampleStream samples;
         private final List<String> payload;
+        private final QueryMetrics metrics;
         private InternalRow current;
 
-        Reader(SourceOptions.Opened opened, SampleStream samples, List<String> payload) {
+        Reader(SourceOptions.Opened opened, SampleStream samples, List<String> payload, QueryMetrics metrics) {
             this.opened = opened;
             this.samples = samples;
             this.payload = payload;
+            this.metrics = metrics;
+        }
+
+        @Override
+        public CustomTaskMetric[] currentMetricsValues() {
+            return ReadMetrics.of(metrics.snapshot());
         }
 
         @Override

@@ -6,6 +6,7 @@ import io.layoutbench.api.layout.SupportsPreparedQueries;
 import io.layoutbench.api.predicate.Query;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.spark.sql.connector.metric.CustomMetric;
 import org.apache.spark.sql.connector.read.Batch;
 import org.apache.spark.sql.connector.read.InputPartition;
 import org.apache.spark.sql.connector.read.PartitionReaderFactory;
@@ -80,11 +81,15 @@ final class LayoutbenchScan implements Scan, Batch {
         }
     }
 
-    /** The query options every task reads with: the payload fields asked for, none read without one. */
+    /** The query options every task reads with: the payload fields asked for; no payload byte without one. */
     QueryOptions queryOptions(List<String> fields) {
         QueryOptions base = QueryOptions.defaults().withMode(options.mode());
-        // Without a payload column every field is lazy: a layout that stores fields apart reads none of them.
-        return fields.isEmpty() ? base.withLazyFieldBytes(1) : base.withFields(fields);
+        return fields.isEmpty() ? base.withoutPayload() : base.withFields(fields);
+    }
+
+    @Override
+    public CustomMetric[] supportedCustomMetrics() {
+        return ReadMetrics.supported();
     }
 
     @Override

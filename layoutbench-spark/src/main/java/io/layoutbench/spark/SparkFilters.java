@@ -17,6 +17,7 @@ import org.apache.spark.sql.sources.Or;
 import org.apache.spark.sql.sources.StringContains;
 import org.apache.spark.sql.sources.StringEndsWith;
 import org.apache.spark.sql.sources.StringStartsWith;
+import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
 
 /**
@@ -98,8 +99,10 @@ final class SparkFilters {
         return Optional.of(column + " LIKE '" + before + value.replace("'", "''") + after + "'");
     }
 
-    private static boolean column(String name, StructType metadata) {
-        return PLAIN_NAME.matcher(name).matches() && java.util.Arrays.asList(metadata.fieldNames()).contains(name);
+    /** Whether {@code name} is a metadata column (not a payload field, which is binary) with a plain name. */
+    private static boolean column(String name, StructType schema) {
+        return PLAIN_NAME.matcher(name).matches() && java.util.Arrays.stream(schema.fields())
+                .anyMatch(f -> f.name().equals(name) && !f.dataType().equals(DataTypes.BinaryType));
     }
 
     private static Optional<String> literal(Object value) {
