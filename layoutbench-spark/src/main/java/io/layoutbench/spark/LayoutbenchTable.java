@@ -11,7 +11,9 @@ import org.apache.spark.sql.connector.read.ScanBuilder;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.util.CaseInsensitiveStringMap;
 
-/** A layoutbench dataset as a Spark table: read ({@link LayoutbenchScanBuilder}) and written ({@link LayoutbenchWrite}). */
+/**
+ * A layoutbench dataset as a Spark table: read ({@link LayoutbenchScanBuilder}) and written ({@link LayoutbenchWrite}).
+ */
 final class LayoutbenchTable implements SupportsRead, SupportsWrite {
 
     private final SourceOptions options;

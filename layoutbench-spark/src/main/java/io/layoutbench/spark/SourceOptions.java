@@ -7,6 +7,7 @@ import io.layoutbench.api.layout.RetrievalMode;
 import io.layoutbench.api.layout.StorageLayout;
 import io.layoutbench.api.layout.StorageLayouts;
 import io.layoutbench.api.metrics.RequestMetrics;
+import io.layoutbench.layouts.common.LayoutOptions;
 import java.io.Serializable;
 import java.util.Locale;
 import java.util.Map;
@@ -21,7 +22,7 @@ import java.util.Map;
  * @param layout         the layout's name
  * @param prefix         the dataset's prefix in the backend
  * @param mode           retrieval mode
- * @param partitionBytes bytes of reads a partition gets, at least
+ * @param partitionBytes bytes of reads a partition gets, at least (a size: {@code 134217728}, {@code 128MB})
  * @param layoutOptions  every other option: the layout's, for a write ({@code shard-size}, {@code file-size} ...)
  */
 record SourceOptions(String backend, Map<String, String> backendProperties, String layout, String prefix,
@@ -57,7 +58,9 @@ record SourceOptions(String backend, Map<String, String> backendProperties, Stri
             default -> throw new IllegalArgumentException("Option 'mode' must be optimized or paper, got '"
                     + lower.get("mode") + "'");
         };
-        long partitionBytes = Long.parseLong(lower.getOrDefault("partition-bytes", "" + DEFAULT_PARTITION_BYTES));
+        long partitionBytes = lower.containsKey("partition-bytes")
+                ? LayoutOptions.parseSize("Option 'partition-bytes'", lower.get("partition-bytes"))
+                : DEFAULT_PARTITION_BYTES;
         Map<String, String> layoutOptions = new java.util.TreeMap<>(lower);
         layoutOptions.keySet().removeAll(OWN);
         return new SourceOptions(backend, Map.copyOf(backendProperties), layout, prefix, mode, partitionBytes,

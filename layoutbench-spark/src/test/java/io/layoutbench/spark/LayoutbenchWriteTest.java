@@ -21,7 +21,6 @@ import java.util.List;
 import java.util.stream.Stream;
 import org.apache.spark.TaskContext;
 import org.apache.spark.api.java.function.MapFunction;
-import org.apache.spark.sql.Encoders;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.catalyst.encoders.RowEncoder;
 import org.junit.jupiter.api.Test;
@@ -116,7 +115,8 @@ class LayoutbenchWriteTest {
             org.apache.spark.sql.Dataset<Row> twice = small.union(small.limit(1)).repartition(2);
             assertThatThrownBy(() -> write(twice, layout, prefix)).as(layout + ": a name twice")
                     .hasStackTraceContaining("as an earlier sample of the dataset is");
-            assertThat(keys(prefix)).as(layout + ": after a refused commit").containsExactlyInAnyOrderElementsOf(before);
+            assertThat(keys(prefix)).as(layout + ": after a refused commit")
+                    .containsExactlyInAnyOrderElementsOf(before);
             assertThat(LocalSpark.read(layout, prefix).count()).isEqualTo(40);
         }
     }

@@ -40,7 +40,7 @@ final class LocalSpark {
 
     /** The session, started on first use. */
     static synchronized SparkSession session() {
-        if (session == null) {
+        if (session == null || session.sparkContext().isStopped()) {   // an example's main stops its session
             session = SparkSession.builder().master("local[2,4]").appName("layoutbench-tests")
                     .config("spark.ui.enabled", "false").config("spark.driver.host", "127.0.0.1")
                     .config("spark.driver.bindAddress", "127.0.0.1").config("spark.sql.adaptive.enabled", "false")

@@ -259,7 +259,7 @@ public abstract class GenerationalDatasetWriter implements DatasetWriter {
         return objects.put(relative, file);
     }
 
-    /** Stores the Parquet file {@code written} wrote (and closed) as an object of this ingest ({@link IngestObjects}). */
+    /** Stores the Parquet file {@code written} wrote (and closed) as an object of this ingest. */
     protected final String putParquet(String relative, Path file, ParquetTableWriter written) {
         return objects.putParquet(relative, file, written);
     }
