@@ -12,14 +12,11 @@ import io.layoutbench.api.metrics.QueryMetrics;
 import io.layoutbench.api.predicate.Query;
 import io.layoutbench.datasets.ingest.ImageFolderSource;
 import io.layoutbench.datasets.synthetic.ImageNetScale;
-import io.layoutbench.datasets.synthetic.SyntheticImageNet;
 import io.layoutbench.spark.SparkBenchSupport;
 import io.layoutbench.spark.examples.SparkIngestExample;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 import java.util.stream.Stream;
@@ -56,7 +53,7 @@ public final class SparkBench {
         Path work = args.length > 2 ? Path.of(args[2]) : Files.createTempDirectory("layoutbench-spark-bench-");
         Path folder = work.resolve("images");
         if (!Files.isDirectory(folder)) {
-            writeFolder(scale, folder);
+            SparkIngestExample.writeFolder(scale, folder);
         }
         long bytes = folderBytes(folder);
         System.out.printf(Locale.ROOT, "Image folder: %s scale, %s, %.1f MB%n%n", scale.scaleName(), folder,
@@ -174,21 +171,6 @@ public final class SparkBench {
             samples.forEachRemaining(sample -> { });
         }
         return total.snapshot().bytesReceived();
-    }
-
-    private static void writeFolder(ImageNetScale scale, Path folder) {
-        Iterator<Sample> samples = SyntheticImageNet.of(scale, 42, false).iterator();
-        while (samples.hasNext()) {
-            Sample sample = samples.next();
-            Path file = folder.resolve((String) sample.metadata().get("label"))
-                    .resolve((String) sample.metadata().get("filename"));
-            try {
-                Files.createDirectories(file.getParent());
-                Files.write(file, sample.field(Sample.DATA).toByteArray());
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-        }
     }
 
     private static long folderBytes(Path folder) throws IOException {

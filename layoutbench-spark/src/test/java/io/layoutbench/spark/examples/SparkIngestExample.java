@@ -97,7 +97,12 @@ public final class SparkIngestExample {
 
     /** Writes the tiny synthetic ImageNet into {@code root} as {@code <label>/<file>}; returns {@code root}. */
     static Path demoFolder(Path root) {
-        Iterator<Sample> samples = SyntheticImageNet.of(ImageNetScale.TINY, 42, false).iterator();
+        return writeFolder(ImageNetScale.TINY, root);
+    }
+
+    /** Writes the synthetic ImageNet of {@code scale} into {@code root} as {@code <label>/<file>}; returns it. */
+    public static Path writeFolder(ImageNetScale scale, Path root) {
+        Iterator<Sample> samples = SyntheticImageNet.of(scale, 42, false).iterator();
         while (samples.hasNext()) {
             Sample sample = samples.next();
             Path file = root.resolve((String) sample.metadata().get("label"))
