@@ -31,6 +31,15 @@ public final class ObjectBackends {
         return open(parse(uri), Map.of(), RequestMetrics.NONE);
     }
 
+    /**
+     * Opens the URI text {@code uri} with provider {@code properties}, counting requests into {@code metrics}.
+     *
+     * @throws io.layoutbench.api.ConfigurationException if {@code uri} is not a URI
+     */
+    public static ObjectBackend open(String uri, Map<String, String> properties, RequestMetrics metrics) {
+        return open(parse(uri), properties, metrics);
+    }
+
     /** Opens {@code uri} with provider {@code properties}, counting requests into {@code metrics}. */
     public static ObjectBackend open(URI uri, Map<String, String> properties, RequestMetrics metrics) {
         String scheme = uri.getScheme();

@@ -17,7 +17,10 @@ import java.util.Locale;
  * @param type    value type
  * @param aliases other names accepted in predicates; may be empty
  */
-public record Column(String name, ColumnType type, List<String> aliases) {
+public record Column(String name, ColumnType type, List<String> aliases) implements java.io.Serializable {
+
+    private static final long serialVersionUID = 1L;
+
 
     public Column {
         requireNonNull(name, "name is null");

@@ -29,7 +29,10 @@ import java.util.stream.Collectors;
  * @param columns       the columns in storage order; at least one
  * @param payloadFields the payload field names in storage order; at least one
  */
-public record MetadataSchema(List<Column> columns, List<String> payloadFields) {
+public record MetadataSchema(List<Column> columns, List<String> payloadFields) implements java.io.Serializable {
+
+    private static final long serialVersionUID = 1L;
+
 
     /** Name of the column that identifies a sample in the default schema. */
     public static final String FILENAME = "filename";

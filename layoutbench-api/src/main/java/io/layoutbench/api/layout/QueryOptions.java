@@ -32,6 +32,8 @@ import java.util.List;
  * QueryOptions inRegion = QueryOptions.defaults().withMaxReadAmplification(Double.POSITIVE_INFINITY);
  * // the captions of video samples, without a byte of their videos
  * QueryOptions captions = QueryOptions.defaults().withFields(List.of("txt"));
+ * // which samples match, and their metadata, without a payload byte
+ * QueryOptions metadataOnly = QueryOptions.defaults().withoutPayload();
  * }</pre>
  *
  * @param mode             paper or optimized retrieval
@@ -54,10 +56,13 @@ import java.util.List;
  *                         {@code Long.MAX_VALUE} to read every field whole). l3 and fac decide when writing: a
  *                         field of their {@code blob-threshold} or more is stored out of line and comes back lazily
  *                         read, a smaller one is in its row's blob and comes back in memory
+ * @param payload          whether to read payload fields at all (default true); false ({@link #withoutPayload()})
+ *                         returns samples of metadata only, reading no payload byte (a metadata query: which samples
+ *                         match, their sizes, what a Spark read that selects no payload column needs)
  */
 public record QueryOptions(RetrievalMode mode, int maxConcurrency, ResultOrder order, long coalesceGapBytes,
         NetworkProfile network, Objective objective, long maxBufferedBytes, double maxReadAmplification,
-        List<String> fields, long lazyFieldBytes) {
+        List<String> fields, long lazyFieldBytes, boolean payload) {
 
     /** Requests in flight by default. */
     public static final int DEFAULT_MAX_CONCURRENCY = 64;
@@ -123,68 +128,78 @@ public record QueryOptions(RetrievalMode mode, int maxConcurrency, ResultOrder o
     public static QueryOptions defaults() {
         return new QueryOptions(RetrievalMode.OPTIMIZED, DEFAULT_MAX_CONCURRENCY, ResultOrder.DATASET, DERIVED_GAP,
                 NetworkProfiles.T3_MEDIUM, Objective.TIME, DEFAULT_MAX_BUFFERED_BYTES, DEFAULT_MAX_READ_AMPLIFICATION,
-                List.of(), DEFAULT_LAZY_FIELD_BYTES);
+                List.of(), DEFAULT_LAZY_FIELD_BYTES, true);
     }
 
     public QueryOptions withMode(RetrievalMode newMode) {
         return new QueryOptions(newMode, maxConcurrency, order, coalesceGapBytes, network, objective, maxBufferedBytes,
-                maxReadAmplification, fields, lazyFieldBytes);
+                maxReadAmplification, fields, lazyFieldBytes, payload);
     }
 
     public QueryOptions withMaxConcurrency(int newMaxConcurrency) {
         return new QueryOptions(mode, newMaxConcurrency, order, coalesceGapBytes, network, objective, maxBufferedBytes,
-                maxReadAmplification, fields, lazyFieldBytes);
+                maxReadAmplification, fields, lazyFieldBytes, payload);
     }
 
     public QueryOptions withOrder(ResultOrder newOrder) {
         return new QueryOptions(mode, maxConcurrency, newOrder, coalesceGapBytes, network, objective, maxBufferedBytes,
-                maxReadAmplification, fields, lazyFieldBytes);
+                maxReadAmplification, fields, lazyFieldBytes, payload);
     }
 
     public QueryOptions withCoalesceGapBytes(long newGap) {
         return new QueryOptions(mode, maxConcurrency, order, newGap, network, objective, maxBufferedBytes,
-                maxReadAmplification, fields, lazyFieldBytes);
+                maxReadAmplification, fields, lazyFieldBytes, payload);
     }
 
     public QueryOptions withNetwork(NetworkProfile newNetwork) {
         return new QueryOptions(mode, maxConcurrency, order, coalesceGapBytes, newNetwork, objective, maxBufferedBytes,
-                maxReadAmplification, fields, lazyFieldBytes);
+                maxReadAmplification, fields, lazyFieldBytes, payload);
     }
 
     public QueryOptions withObjective(Objective newObjective) {
         return new QueryOptions(mode, maxConcurrency, order, coalesceGapBytes, network, newObjective, maxBufferedBytes,
-                maxReadAmplification, fields, lazyFieldBytes);
+                maxReadAmplification, fields, lazyFieldBytes, payload);
     }
 
     public QueryOptions withMaxBufferedBytes(long newMaxBufferedBytes) {
         return new QueryOptions(mode, maxConcurrency, order, coalesceGapBytes, network, objective,
-                newMaxBufferedBytes, maxReadAmplification, fields, lazyFieldBytes);
+                newMaxBufferedBytes, maxReadAmplification, fields, lazyFieldBytes, payload);
     }
 
     /** These options with a different read budget: at least 1, {@link Double#POSITIVE_INFINITY} for no limit. */
     public QueryOptions withMaxReadAmplification(double newMaxReadAmplification) {
         return new QueryOptions(mode, maxConcurrency, order, coalesceGapBytes, network, objective, maxBufferedBytes,
-                newMaxReadAmplification, fields, lazyFieldBytes);
+                newMaxReadAmplification, fields, lazyFieldBytes, payload);
     }
 
     /** These options reading only payload fields {@code newFields} (empty: every field). */
     public QueryOptions withFields(List<String> newFields) {
         return new QueryOptions(mode, maxConcurrency, order, coalesceGapBytes, network, objective, maxBufferedBytes,
-                maxReadAmplification, newFields, lazyFieldBytes);
+                maxReadAmplification, newFields, lazyFieldBytes, true);
+    }
+
+    /** These options reading no payload field: samples come back with their metadata only. */
+    public QueryOptions withoutPayload() {
+        return new QueryOptions(mode, maxConcurrency, order, coalesceGapBytes, network, objective, maxBufferedBytes,
+                maxReadAmplification, List.of(), lazyFieldBytes, false);
     }
 
     /** These options returning fields of at least {@code newLazyFieldBytes} bytes as lazily read blobs. */
     public QueryOptions withLazyFieldBytes(long newLazyFieldBytes) {
         return new QueryOptions(mode, maxConcurrency, order, coalesceGapBytes, network, objective, maxBufferedBytes,
-                maxReadAmplification, fields, newLazyFieldBytes);
+                maxReadAmplification, fields, newLazyFieldBytes, payload);
     }
 
     /**
-     * The fields a query of a dataset of {@code schema} reads, in order: {@link #fields()}, or every field.
+     * The fields a query of a dataset of {@code schema} reads, in order: {@link #fields()}, or every field; none
+     * without {@link #payload()}.
      *
      * @throws IllegalArgumentException naming the schema's fields if one asked for is not among them
      */
     public List<String> fieldsOf(MetadataSchema schema) {
+        if (!payload) {
+            return List.of();
+        }
         if (fields.isEmpty()) {
             return schema.payloadFields();
         }

@@ -32,6 +32,52 @@ public interface RequestMetrics {
         }
     };
 
+    /**
+     * Metrics reporting everything to {@code first}, then to {@code second}: a view counting a query into its own
+     * metrics and into a task's total ({@code backend.withMetrics(RequestMetrics.both(query, task))}).
+     */
+    static RequestMetrics both(RequestMetrics first, RequestMetrics second) {
+        java.util.Objects.requireNonNull(first, "first is null");
+        java.util.Objects.requireNonNull(second, "second is null");
+        return new RequestMetrics() {
+            @Override
+            public void onRequestStarted(RequestKind kind) {
+                first.onRequestStarted(kind);
+                second.onRequestStarted(kind);
+            }
+
+            @Override
+            public void onFirstByte(RequestKind kind, long nanosSinceStart) {
+                first.onFirstByte(kind, nanosSinceStart);
+                second.onFirstByte(kind, nanosSinceStart);
+            }
+
+            @Override
+            public void onBytesReceived(RequestKind kind, long bytes) {
+                first.onBytesReceived(kind, bytes);
+                second.onBytesReceived(kind, bytes);
+            }
+
+            @Override
+            public void onBytesSent(RequestKind kind, long bytes) {
+                first.onBytesSent(kind, bytes);
+                second.onBytesSent(kind, bytes);
+            }
+
+            @Override
+            public void onRetry(RequestKind kind) {
+                first.onRetry(kind);
+                second.onRetry(kind);
+            }
+
+            @Override
+            public void onRequestFailed(RequestKind kind) {
+                first.onRequestFailed(kind);
+                second.onRequestFailed(kind);
+            }
+        };
+    }
+
     /** A request was sent (a retry counts again, and is also reported through {@link #onRetry}). */
     void onRequestStarted(RequestKind kind);
 

@@ -260,6 +260,154 @@ public abstract class StorageLayoutContractTest {
         }
     }
 
+    /** The layout as {@link SupportsDistributedWrites}; skips the test for a layout that is not. */
+    private SupportsDistributedWrites distributed() {
+        assumeTrue(layout() instanceof SupportsDistributedWrites, layout().name() + " writes no parts");
+        return (SupportsDistributedWrites) layout();
+    }
+
+    /** Writes {@code samples} as part {@code part} of {@code job} by {@code attempt}, committed. */
+    private WrittenPart writePart(ObjectBackend backend, WriteJob job, int part, String attempt, List<Sample> samples) {
+        try (PartWriter writer = distributed().openPart(backend, job, part, attempt)) {
+            samples.forEach(writer::add);
+            return writer.commit();
+        }
+    }
+
+    /**
+     * A dataset written in parts (uneven, one empty, reported out of order, beside a failed attempt and a speculative
+     * duplicate whose report is dropped, as Spark's commit coordinator does) is the parts' samples in part order:
+     * every reference query returns what it returns on the dataset one writer wrote, in both modes, and only the
+     * reported attempts' objects remain.
+     */
+    @Test
+    void aDatasetWrittenInPartsIsItsPartsInOrder() {
+        SupportsDistributedWrites layout = distributed();
+        ReferenceWorkload workload = referenceWorkload();
+        List<Sample> samples = new ArrayList<>();
+        workload.samples().get().forEachRemaining(samples::add);
+        int n = samples.size();
+        List<List<Sample>> parts = List.of(samples.subList(0, n / 5), samples.subList(n / 5, n / 5),
+                samples.subList(n / 5, n / 2), samples.subList(n / 2, n));
+        try (ObjectBackend backend = newBackend()) {
+            WriteJob job = layout.startJob(backend, "parts", workload.schema(), writeOptions());
+            try (PartWriter failed = layout.openPart(backend, job, 2, "failed")) {
+                parts.get(2).subList(0, 3).forEach(failed::add);   // a task that dies: closed without commit
+            }
+            writePart(backend, job, 3, "speculative", parts.get(3));   // loses the race: its report is dropped
+            List<WrittenPart> reported = new ArrayList<>();
+            for (int p = parts.size() - 1; p >= 0; p--) {
+                reported.add(writePart(backend, job, p, "attempt-" + p, parts.get(p)));
+            }
+            assertThatThrownBy(() -> layout().open(backend, "parts")).as("open before the job commits")
+                    .isInstanceOf(ObjectNotFoundException.class);
+            DatasetSummary summary = layout.commitJob(backend, job, reported);
+            assertThat(summary.sampleCount()).isEqualTo(n);
+            assertThat(summary.payloadBytes()).isEqualTo(samples.stream().mapToLong(Sample::size).sum());
+            try (Dataset dataset = layout().open(backend, "parts");
+                    Dataset single = layout().open(referenceBackend, "reference")) {
+                assertThat(run(dataset, Query.of(Expressions.alwaysTrue()), RetrievalMode.OPTIMIZED))
+                        .as("every sample, in order").containsExactlyElementsOf(reference);
+                for (Map.Entry<String, String> q : workload.queries().entrySet()) {
+                    Query query = Query.parse(q.getValue(), workload.schema());
+                    for (RetrievalMode mode : RetrievalMode.values()) {
+                        assertThat(run(dataset, query, mode)).as(q.getKey() + " " + mode)
+                                .containsExactlyElementsOf(run(single, query, mode));
+                    }
+                }
+            }
+            try (Stream<ObjectInfo> left = backend.list("parts/")) {
+                assertThat(left.map(ObjectInfo::key).filter(k -> k.contains("-failed") || k.contains("-speculative")))
+                        .as("objects of the failed and the dropped attempts").isEmpty();
+            }
+        }
+    }
+
+    /** A schema named by position: each part names its samples from 0, and the dataset still finds every one. */
+    @Test
+    void aSchemaWithoutFilenameRoundTripsInParts() {
+        SupportsDistributedWrites layout = distributed();
+        List<Sample> samples = customSamples();
+        try (ObjectBackend backend = newBackend()) {
+            WriteJob job = layout.startJob(backend, "custom", CUSTOM, writeOptions());
+            List<WrittenPart> reported = List.of(writePart(backend, job, 0, "a", samples.subList(0, 100)),
+                    writePart(backend, job, 1, "a", samples.subList(100, 130)),
+                    writePart(backend, job, 2, "a", samples.subList(130, CUSTOM_SAMPLES)));
+            layout.commitJob(backend, job, reported);
+            List<Expected> written = samples.stream().map(StorageLayoutContractTest::expected).toList();
+            try (Dataset dataset = layout().open(backend, "custom")) {
+                for (String where : CUSTOM_QUERIES) {
+                    Query query = Query.parse(where, CUSTOM);
+                    for (RetrievalMode mode : RetrievalMode.values()) {
+                        assertThat(run(dataset, query, mode)).as(where + " " + mode)
+                                .containsExactlyElementsOf(select(written, query, CUSTOM));
+                    }
+                }
+            }
+        }
+    }
+
+    /** An aborted job leaves nothing below the prefix, and the dataset there before it is untouched. */
+    @Test
+    void anAbortedJobLeavesNothingAndTheDatasetBeforeIt() {
+        SupportsDistributedWrites layout = distributed();
+        List<Sample> samples = customSamples();
+        try (ObjectBackend backend = newBackend()) {
+            WriteJob job = layout.startJob(backend, "ds", CUSTOM, writeOptions());
+            writePart(backend, job, 0, "a", samples.subList(0, 50));
+            try (PartWriter running = layout.openPart(backend, job, 1, "a")) {
+                samples.subList(50, 60).forEach(running::add);
+                layout.abortJob(backend, job);
+            }
+            try (Stream<ObjectInfo> left = backend.list("ds/")) {
+                assertThat(left.map(ObjectInfo::key).toList()).as("objects left by an aborted job").isEmpty();
+            }
+            List<Expected> before = write(backend, "ds", CUSTOM, samples.subList(0, 40).iterator());
+            WriteJob second = layout.startJob(backend, "ds", CUSTOM, writeOptions());
+            writePart(backend, second, 0, "a", samples.subList(100, 200));
+            layout.abortJob(backend, second);
+            try (Dataset dataset = layout().open(backend, "ds")) {
+                assertThat(run(dataset, Query.of(Expressions.alwaysTrue()), RetrievalMode.OPTIMIZED))
+                        .as("the dataset before the aborted job").containsExactlyElementsOf(before);
+            }
+        }
+    }
+
+    /**
+     * A commit refuses two reports of one part, a part of another job, a sample name in two parts, and a job that
+     * another ingest overtook; none of them makes anything visible.
+     */
+    @Test
+    void aJobCommitRefusesWhatWouldDuplicateOrLoseSamples() {
+        SupportsDistributedWrites layout = distributed();
+        try (ObjectBackend backend = newBackend()) {
+            MetadataSchema schema = MetadataSchema.imageNet();
+            WriteJob job = layout.startJob(backend, "ds", schema, writeOptions());
+            WrittenPart first = writePart(backend, job, 0, "a", List.of(named("a.png", 1), named("b.png", 2)));
+            WrittenPart again = writePart(backend, job, 0, "b", List.of(named("a.png", 1), named("b.png", 2)));
+            WrittenPart dup = writePart(backend, job, 1, "a", List.of(named("c.png", 3), named("a.png", 4)));
+            assertThatThrownBy(() -> layout.commitJob(backend, job, List.of(first, again)))
+                    .as("two reports of part 0").isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("part 0");
+            assertThatThrownBy(() -> layout.commitJob(backend, job, List.of(first, dup)))
+                    .as("a.png in parts 0 and 1").isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("'a.png'");
+            WriteJob other = layout.startJob(backend, "ds", schema, writeOptions());
+            WrittenPart foreign = writePart(backend, other, 1, "a", List.of(named("d.png", 5)));
+            assertThatThrownBy(() -> layout.commitJob(backend, job, List.of(first, foreign)))
+                    .as("a part of another job").isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("not a part of");
+            assertThatThrownBy(() -> layout().open(backend, "ds")).isInstanceOf(ObjectNotFoundException.class);
+            layout.commitJob(backend, other, List.of(foreign));
+            assertThatThrownBy(() -> layout.commitJob(backend, job, List.of(first)))
+                    .as("a job overtaken by another's commit").isInstanceOf(StorageException.class)
+                    .hasMessageContaining("another ingest committed there");
+            try (Dataset dataset = layout().open(backend, "ds")) {
+                assertThat(dataset.summary().sampleCount()).as("the overtaking job's dataset").isEqualTo(1);
+            }
+        }
+    }
+
     @Test
     void aRepeatedSampleNameIsRefusedAndNothingIsCommitted() {
         try (ObjectBackend backend = newBackend()) {
@@ -378,6 +526,40 @@ public abstract class StorageLayoutContractTest {
                         .isEqualTo(plan.totalBytes());
                 assertThat(measured.totalRequests()).as(q.getKey() + " " + mode + ": requests, cold")
                         .isEqualTo(plan.totalRequests());
+            }
+        }
+    }
+
+    /**
+     * A query without payload ({@link QueryOptions#withoutPayload()}) returns the same samples' metadata and no field,
+     * plans no data request and transfers what it plans: the metadata only.
+     */
+    @Test
+    void aQueryWithoutPayloadReadsNoPayloadByte() {
+        ReferenceWorkload workload = referenceWorkload();
+        for (Map.Entry<String, String> q : workload.queries().entrySet()) {
+            Query query = Query.parse(q.getValue(), workload.schema());
+            for (RetrievalMode mode : RetrievalMode.values()) {
+                String what = q.getKey() + " " + mode + " without payload";
+                QueryOptions options = options(mode).withoutPayload();
+                try (Dataset dataset = layout().open(referenceBackend, "reference")) {
+                    RetrievalPlan plan = dataset.plan(query, options);
+                    assertThat(plan.dataRequests()).as(what + ": data requests").isEmpty();
+                    assertThat(plan.payloadBytes()).as(what + ": payload").isZero();
+                }
+                List<List<Object>> metadata = new ArrayList<>();
+                try (Dataset cold = layout().open(referenceBackend, "reference");
+                        SampleStream samples = cold.query(query, options)) {
+                    RetrievalPlan plan = cold.plan(query, options);
+                    samples.forEachRemaining(sample -> {
+                        assertThat(sample.fields()).as(what + ": fields").isEmpty();
+                        metadata.add(sample.metadata().values());
+                    });
+                    assertThat(samples.stats().transfer().bytesReceived()).as(what + ": bytes")
+                            .isLessThanOrEqualTo(plan.totalBytes());
+                }
+                assertThat(metadata).as(what + ": the samples").containsExactlyElementsOf(
+                        select(reference, query, workload.schema()).stream().map(Expected::metadata).toList());
             }
         }
     }

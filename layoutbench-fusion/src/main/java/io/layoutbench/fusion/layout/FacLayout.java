@@ -10,17 +10,22 @@ import io.layoutbench.api.dataset.Sample;
 import io.layoutbench.api.layout.Dataset;
 import io.layoutbench.api.layout.DatasetSummary;
 import io.layoutbench.api.layout.DatasetWriter;
+import io.layoutbench.api.layout.PartWriter;
 import io.layoutbench.api.layout.PreparedQuery;
 import io.layoutbench.api.layout.QueryOptions;
 import io.layoutbench.api.layout.RetrievalPlan;
 import io.layoutbench.api.layout.SampleStream;
 import io.layoutbench.api.layout.StorageLayout;
 import io.layoutbench.api.layout.StorageLayouts;
+import io.layoutbench.api.layout.SupportsDistributedWrites;
 import io.layoutbench.api.layout.SupportsPreparedQueries;
+import io.layoutbench.api.layout.WriteJob;
+import io.layoutbench.api.layout.WrittenPart;
 import io.layoutbench.api.predicate.Query;
 import io.layoutbench.fusion.store.FacBackend;
 import io.layoutbench.fusion.store.FacOptions;
 import io.layoutbench.fusion.store.PrefixedBackend;
+import io.layoutbench.layouts.common.JobCommit;
 import io.layoutbench.layouts.common.LayoutOptions;
 import io.layoutbench.layouts.l3.L3Layout;
 import io.layoutbench.layouts.manifest.ChecksummedProperties;
@@ -73,7 +78,7 @@ import java.util.TreeMap;
  * }
  * }</pre>
  */
-public final class FacLayout implements StorageLayout {
+public final class FacLayout implements StorageLayout, SupportsDistributedWrites {
 
     /** The layout's name. */
     public static final String NAME = "fac";
@@ -106,39 +111,137 @@ public final class FacLayout implements StorageLayout {
         requireNonNull(backend, "backend is null");
         requireNonNull(schema, "schema is null");
         ObjectKeys.check(prefix);
-        Set<String> known = new HashSet<>(L3_KEYS);
-        known.addAll(FacOptions.KEYS);
-        known.add(NODES);
-        known.add(NODE_URIS);
-        LayoutOptions checked = LayoutOptions.of(NAME, options, known);
-        Map<String, String> facText = new TreeMap<>();
-        Map<String, String> l3Options = new HashMap<>();
-        options.forEach((key, value) -> {
-            if (FacOptions.KEYS.contains(key)) {
-                facText.put(key, value);
-            } else if (L3_KEYS.contains(key)) {
-                l3Options.put(key, value);
-            }
-        });
-        FacOptions facOptions = FacOptions.fromMap(facText);
-        Properties descriptor = new Properties();
-        descriptor.putAll(facOptions.toMap());
-        descriptor.setProperty("format", "1");
-        if (options.containsKey(NODE_URIS)) {
-            descriptor.setProperty(NODE_URIS, options.get(NODE_URIS));
-        } else {
-            descriptor.setProperty(NODES, Integer.toString(checked.integer(NODES, facOptions.code().totalBlocks())));
-        }
-        FacBackend fac = FacBackend.create(nodes(backend, prefix, descriptor), facOptions, true);
+        Settings settings = Settings.of(options);
+        FacBackend fac = settings.open(backend, prefix);
         String descriptorKey = prefix + "/" + DESCRIPTOR;
         try {
             // The descriptor is written once the L3 manifest is committed, not before: until then the dataset
             // there (if any) keeps its own, and an ingest that is aborted, or refused because another committed
             // meanwhile, leaves it alone (its blocks go with the L3 writer).
-            return create(fac, prefix, schema, l3Options, fac, () -> backend.put(descriptorKey, store(descriptor)));
+            return create(fac, prefix, schema, settings.l3Options(), fac,
+                    () -> backend.put(descriptorKey, store(settings.descriptor())));
         } catch (RuntimeException e) {
             fac.close();
             throw e;
+        }
+    }
+
+    /** An L3 write job over the FAC store the options describe; written nowhere until it commits. */
+    @Override
+    public WriteJob startJob(ObjectBackend backend, String prefix, MetadataSchema schema,
+            Map<String, String> options) {
+        requireNonNull(backend, "backend is null");
+        ObjectKeys.check(prefix);
+        Settings settings = Settings.of(options);
+        try (FacBackend fac = settings.open(backend, prefix)) {
+            WriteJob l3 = l3().startJob(fac, prefix, schema, settings.l3PartOptions());
+            return new WriteJob(NAME, prefix, l3.generation(), schema, options, l3.replacing());
+        }
+    }
+
+    @Override
+    public PartWriter openPart(ObjectBackend backend, WriteJob job, int part, String attempt) {
+        Settings settings = Settings.of(JobCommit.check(job, NAME).options());
+        FacBackend fac = settings.open(backend, job.prefix());
+        try {
+            PartWriter l3 = l3().openPart(fac, settings.asL3(job), part, attempt);
+            return new PartWriter() {
+                @Override
+                public void add(Sample sample) {
+                    l3.add(sample);
+                }
+
+                @Override
+                public WrittenPart commit() {
+                    return l3.commit();
+                }
+
+                @Override
+                public void close() {
+                    try (FacBackend owned = fac) {
+                        l3.close();
+                    }
+                }
+            };
+        } catch (RuntimeException e) {
+            fac.close();
+            throw e;
+        }
+    }
+
+    /** Commits the L3 parts in the FAC store, then writes the descriptor, as {@link #create}'s writer does. */
+    @Override
+    public DatasetSummary commitJob(ObjectBackend backend, WriteJob job, List<WrittenPart> parts) {
+        Settings settings = Settings.of(JobCommit.check(job, NAME).options());
+        try (FacBackend fac = settings.open(backend, job.prefix())) {
+            DatasetSummary summary = asFac(l3().commitJob(fac, settings.asL3(job), parts));
+            backend.put(job.prefix() + "/" + DESCRIPTOR, store(settings.descriptor()));
+            return summary;
+        }
+    }
+
+    @Override
+    public void abortJob(ObjectBackend backend, WriteJob job) {
+        Settings settings = Settings.of(JobCommit.check(job, NAME).options());
+        try (FacBackend fac = settings.open(backend, job.prefix())) {
+            l3().abortJob(fac, settings.asL3(job));
+        }
+    }
+
+    private static SupportsDistributedWrites l3() {
+        return (SupportsDistributedWrites) StorageLayouts.get(L3Layout.NAME);
+    }
+
+    /**
+     * The options of a fac dataset, checked: the descriptor recording its nodes and coding, the coding options, and
+     * the options of its L3 part files.
+     */
+    private record Settings(Properties descriptor, FacOptions facOptions, Map<String, String> l3Options) {
+
+        static Settings of(Map<String, String> options) {
+            Set<String> known = new HashSet<>(L3_KEYS);
+            known.addAll(FacOptions.KEYS);
+            known.add(NODES);
+            known.add(NODE_URIS);
+            LayoutOptions checked = LayoutOptions.of(NAME, options, known);
+            Map<String, String> facText = new TreeMap<>();
+            Map<String, String> l3Options = new HashMap<>();
+            options.forEach((key, value) -> {
+                if (FacOptions.KEYS.contains(key)) {
+                    facText.put(key, value);
+                } else if (L3_KEYS.contains(key)) {
+                    l3Options.put(key, value);
+                }
+            });
+            FacOptions facOptions = FacOptions.fromMap(facText);
+            Properties descriptor = new Properties();
+            descriptor.putAll(facOptions.toMap());
+            descriptor.setProperty("format", "1");
+            if (options.containsKey(NODE_URIS)) {
+                descriptor.setProperty(NODE_URIS, options.get(NODE_URIS));
+            } else {
+                descriptor.setProperty(NODES, Integer.toString(checked.integer(NODES,
+                        facOptions.code().totalBlocks())));
+            }
+            return new Settings(descriptor, facOptions, l3Options);
+        }
+
+        /** The FAC store these options describe, for the dataset at {@code prefix} of {@code backend}. */
+        FacBackend open(ObjectBackend backend, String prefix) {
+            return FacBackend.create(nodes(backend, prefix, descriptor), facOptions, true);
+        }
+
+        /** The L3 options of the part files: fac's row-group default unless the options set one. */
+        Map<String, String> l3PartOptions() {
+            Map<String, String> options = new HashMap<>(l3Options);
+            options.putIfAbsent(L3Layout.ROW_GROUP_SIZE, Long.toString(DEFAULT_ROW_GROUP_SIZE));
+            return options;
+        }
+
+        /** The L3 job {@code job} of fac runs in its FAC store. */
+        WriteJob asL3(WriteJob job) {
+            return new WriteJob(L3Layout.NAME, job.prefix(), job.generation(), job.schema(), l3PartOptions(),
+                    job.replacing());
         }
     }
 

@@ -2,51 +2,32 @@ package io.layoutbench.layouts.common;
 
 import static java.util.Objects.requireNonNull;
 
-import io.layoutbench.api.LayoutBenchException;
-import io.layoutbench.api.backend.AccessDeniedException;
 import io.layoutbench.api.backend.ObjectBackend;
-import io.layoutbench.api.backend.ObjectInfo;
 import io.layoutbench.api.backend.ObjectKeys;
-import io.layoutbench.api.backend.StorageException;
-import io.layoutbench.api.backend.TransientStorageException;
 import io.layoutbench.api.dataset.Blob;
 import io.layoutbench.api.dataset.MetadataSchema;
 import io.layoutbench.api.dataset.Sample;
 import io.layoutbench.api.layout.DatasetSummary;
 import io.layoutbench.api.layout.DatasetWriter;
+import io.layoutbench.api.layout.PartWriter;
+import io.layoutbench.api.layout.WrittenPart;
 import io.layoutbench.layouts.manifest.DatasetManifest;
-import io.layoutbench.layouts.manifest.ManifestObject;
-import io.layoutbench.parquet.ParquetChecksums;
 import io.layoutbench.parquet.ParquetTableWriter;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.SecureRandom;
-import java.time.ZoneOffset;
-import java.time.ZonedDateTime;
-import java.time.format.DateTimeFormatter;
-import java.util.ArrayList;
-import java.util.HashSet;
-import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.Set;
-import java.util.stream.Stream;
-import java.util.zip.CRC32C;
-
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The ingest protocol every layout shares. Objects of one ingest go below {@code <prefix>/<generation>/}; the
- * manifest, written last, names the generation and every object. So an ingest that crashes leaves objects no
- * manifest points to (invisible), and the next commit under the same prefix deletes everything below the prefix
- * that neither its manifest nor the manifest it replaces lists: re-running ingest recovers cleanly, and a query
- * that opened the replaced dataset reads it whole to the end (its objects go at the commit after). A writer closed
- * without commit deletes what it wrote.
- * Every object is recorded in the manifest with its size and CRC32C, computed as it was written
- * (the {@code putObject} and {@link #putParquet} variants take what the writer computed, so no file is read twice to
- * checksum it), and a Parquet object also with the checksums of the regions readers fetch.
+ * manifest, written last, names the generation and every object ({@link ManifestCommit}). So an ingest that crashes
+ * leaves objects no manifest points to (invisible), and the next commit under the same prefix deletes everything
+ * below the prefix that neither its manifest nor the manifest it replaces lists: re-running ingest recovers cleanly.
+ * A writer closed without commit deletes what it wrote. Every object is recorded in the manifest with its size and
+ * CRC32C, computed as it was written ({@link IngestObjects}).
+ *
+ * <p>A writer of one part of a distributed write ({@link WriteTarget#part}) writes below its own directory of the
+ * job's generation, and its {@link #commitPart} writes the part's manifest there instead of the dataset's: the job's
+ * commit ({@link JobCommit}) merges the parts' manifests into the dataset's.
  *
  * <pre>{@code
  * final class L1Writer extends GenerationalDatasetWriter {
@@ -56,10 +37,6 @@ import org.slf4j.LoggerFactory;
  * }</pre>
  */
 public abstract class GenerationalDatasetWriter implements DatasetWriter {
-
-    private static final Logger LOG = LoggerFactory.getLogger(GenerationalDatasetWriter.class);
-    private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss");
-    private static final SecureRandom RANDOM = new SecureRandom();
 
     /** The generation layout models name their objects under: they model an ingest that has not happened. */
     public static final String MODELLED_GENERATION = "modelled";
@@ -72,10 +49,9 @@ public abstract class GenerationalDatasetWriter implements DatasetWriter {
     protected final SampleKeys keys;
     private final String layout;
     private final int formatVersion;
-    private final List<ManifestObject> written = new ArrayList<>();
+    private final WriteTarget target;
+    private final IngestObjects objects;
     private final UniqueSampleNames names;
-    /** The manifest at the prefix when this writer was created ({@link #committedManifest}). */
-    private final String replacing;
     private long samples;
     private long payloadBytes;
     private boolean committed;
@@ -83,16 +59,23 @@ public abstract class GenerationalDatasetWriter implements DatasetWriter {
 
     protected GenerationalDatasetWriter(String layout, int formatVersion, ObjectBackend backend, String prefix,
             MetadataSchema schema) {
+        this(layout, formatVersion, backend, WriteTarget.dataset(requireNonNull(backend, "backend is null"),
+                layout, checkPrefix(prefix)), schema);
+    }
+
+    /** A writer of a whole dataset or of one part of a distributed write, as {@code target} says. */
+    protected GenerationalDatasetWriter(String layout, int formatVersion, ObjectBackend backend, WriteTarget target,
+            MetadataSchema schema) {
         this.layout = requireNonNull(layout, "layout is null");
         this.formatVersion = formatVersion;
         this.backend = requireNonNull(backend, "backend is null");
-        this.prefix = checkPrefix(prefix);
+        this.target = requireNonNull(target, "target is null");
+        this.prefix = target.prefix();
+        this.generation = target.generation();
         this.schema = requireNonNull(schema, "schema is null");
         this.keys = SampleKeys.of(schema);
         this.names = new UniqueSampleNames(keys);
-        this.generation = "g" + ZonedDateTime.now(ZoneOffset.UTC).format(STAMP) + "-"
-                + Long.toHexString(RANDOM.nextLong() & 0xffffffffffL);
-        this.replacing = committedManifest();
+        this.objects = new IngestObjects(backend, target.objectPrefix());
     }
 
     /** Checks a dataset prefix: a valid key prefix without a trailing slash (may be empty for the root). */
@@ -145,16 +128,62 @@ public abstract class GenerationalDatasetWriter implements DatasetWriter {
     @Override
     public final DatasetSummary commit() {
         checkOpen();
+        if (target.isPart()) {
+            throw new IllegalStateException("This " + layout + " writer writes part " + target.part() + " of a "
+                    + "distributed write to " + prefix + ": it commits with commitPart, and the job commits the "
+                    + "dataset");
+        }
         Map<String, String> properties = finish();
         DatasetManifest manifest = new DatasetManifest(layout, formatVersion, generation, schema, samples,
-                payloadBytes, written, properties);
-        Set<String> previous = replacedObjects();
-        long manifestSize = manifest.write(backend, prefix);
+                payloadBytes, objects.written(), properties);
+        DatasetSummary summary = ManifestCommit.publish(backend, prefix, target.replacing(), manifest);
         committed = true;
         closed = true;
-        deleteUnlisted(manifest, previous);
-        return new DatasetSummary(layout, prefix, samples, payloadBytes, written.size() + 1L,
-                manifest.storedBytes() + manifestSize);
+        return summary;
+    }
+
+    /**
+     * Finishes one part of a distributed write: flushes it, writes the part's manifest in its directory (what it
+     * holds, its objects with their checksums, the layout's properties) and returns the message for the job's
+     * commit. The dataset is unchanged until the job commits.
+     */
+    public final WrittenPart commitPart() {
+        checkOpen();
+        if (!target.isPart()) {
+            throw new IllegalStateException("This " + layout + " writer writes a whole dataset: it commits with "
+                    + "commit()");
+        }
+        Map<String, String> properties = finish();
+        DatasetManifest manifest = new DatasetManifest(layout, formatVersion, generation, schema, samples,
+                payloadBytes, objects.written(), properties);
+        manifest.write(backend, target.objectPrefix());
+        committed = true;
+        closed = true;
+        return new WrittenPart(generation, target.part(), target.attempt(),
+                DatasetManifest.keyFor(target.objectPrefix()), samples, payloadBytes);
+    }
+
+    /** This part writer as the SPI's {@link PartWriter}. */
+    public final PartWriter asPartWriter() {
+        if (!target.isPart()) {
+            throw new IllegalStateException("This " + layout + " writer writes a whole dataset, not a part");
+        }
+        return new PartWriter() {
+            @Override
+            public void add(Sample sample) {
+                GenerationalDatasetWriter.this.add(sample);
+            }
+
+            @Override
+            public WrittenPart commit() {
+                return commitPart();
+            }
+
+            @Override
+            public void close() {
+                GenerationalDatasetWriter.this.close();
+            }
+        };
     }
 
     @Override
@@ -166,14 +195,7 @@ public abstract class GenerationalDatasetWriter implements DatasetWriter {
         try {
             abandon();
         } finally {
-            for (ManifestObject object : written) {
-                try {
-                    backend.delete(object.key());
-                } catch (RuntimeException e) {
-                    LOG.warn("Could not delete {} of an aborted {} ingest at {}; the next commit there removes it",
-                            object.key(), layout, prefix, e);
-                }
-            }
+            objects.deleteAll("an aborted " + layout + " ingest at " + prefix);
         }
     }
 
@@ -199,9 +221,9 @@ public abstract class GenerationalDatasetWriter implements DatasetWriter {
     protected void abandon() {
     }
 
-    /** Key of an object of this ingest: {@code <prefix>/<generation>/<relative>}. */
+    /** Key of an object of this ingest: {@code <prefix>/<generation>/<relative>} (in a part's directory for a part). */
     protected final String objectKey(String relative) {
-        return objectKey(prefix, generation, relative);
+        return objects.key(relative);
     }
 
     /** Key of the object {@code relative} of the ingest {@code generation} under {@code prefix}. */
@@ -216,25 +238,12 @@ public abstract class GenerationalDatasetWriter implements DatasetWriter {
 
     /** Stores {@code data}, whose CRC32C is {@code crc32c} (computed already), as an object of this ingest. */
     protected final String putObject(String relative, byte[] data, int crc32c) {
-        String key = objectKey(relative);
-        backend.put(key, data);
-        written.add(ManifestObject.of(key, data.length, crc32c));
-        return key;
+        return objects.put(relative, data, crc32c);
     }
 
     /** Stores {@code blob}, whose CRC32C is {@code crc32c}, as an object of this ingest; streams it if large. */
     protected final String putObject(String relative, Blob blob, int crc32c) {
-        if (blob.inMemory()) {
-            return putObject(relative, blob.toByteArray(), crc32c);
-        }
-        String key = objectKey(relative);
-        try (java.io.InputStream in = blob.openStream()) {
-            backend.put(key, in, blob.size());
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException("Cannot store " + blob + " as " + key, e);
-        }
-        written.add(ManifestObject.of(key, blob.size(), crc32c));
-        return key;
+        return objects.put(relative, blob, crc32c);
     }
 
     /**
@@ -242,140 +251,27 @@ public abstract class GenerationalDatasetWriter implements DatasetWriter {
      * while the file was written.
      */
     protected final String putObject(String relative, Path file, int crc32c) {
-        return put(relative, file, crc32c, Optional.empty());
+        return objects.put(relative, file, crc32c);
     }
 
     /** Stores the file as an object of this ingest, reading it once more to checksum it; returns its key. */
     protected final String putObject(String relative, Path file) {
-        CRC32C crc = new CRC32C();
-        try (java.io.InputStream in = Files.newInputStream(file)) {
-            byte[] buffer = new byte[64 << 10];
-            for (int n = in.read(buffer); n >= 0; n = in.read(buffer)) {
-                crc.update(buffer, 0, n);
-            }
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException("Cannot read " + file + " to checksum it", e);
-        }
-        return putObject(relative, file, (int) crc.getValue());
+        return objects.put(relative, file);
     }
 
-    /**
-     * Stores the Parquet file {@code written} wrote (and closed) as an object of this ingest, recording its CRC32C
-     * (computed as it was written) and the checksums of its footer, page indexes and metadata chunks (read back from
-     * the local file: the blob chunks, its bulk, are not).
-     */
+    /** Stores the Parquet file {@code written} wrote (and closed) as an object of this ingest. */
     protected final String putParquet(String relative, Path file, ParquetTableWriter written) {
-        try {
-            if (Files.size(file) != written.bytesWritten()) {
-                throw new IllegalStateException("The Parquet writer wrote " + written.bytesWritten() + " bytes but "
-                        + file + " holds " + Files.size(file) + ": its checksum would not describe the file");
-            }
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException("Cannot read the size of " + file, e);
-        }
-        return put(relative, file, written.crc32c(), Optional.of(ParquetChecksums.of(file)));
+        return objects.putParquet(relative, file, written);
     }
 
     /** Finishes {@code table}, stores it as the Parquet object {@code relative} of this ingest, deletes its file. */
     protected final String putTable(String relative, LocalTable table) {
-        table.writer().close();
-        try {
-            return putParquet(relative, table.file(), table.writer());
-        } finally {
-            TempFiles.delete(table.file());
-        }
-    }
-
-    private String put(String relative, Path file, int crc32c, Optional<ParquetChecksums> parquet) {
-        String key = objectKey(relative);
-        try {
-            long size = Files.size(file);
-            backend.put(key, file);
-            written.add(new ManifestObject(key, size, crc32c, parquet));
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException("Cannot store " + file + " as " + key, e);
-        }
-        return key;
+        return objects.putTable(relative, table);
     }
 
     /** Samples added so far. */
     protected final long sampleCount() {
         return samples;
-    }
-
-    /**
-     * The objects of the dataset this commit replaces, if one is committed here: readers that opened it before this
-     * commit may still be reading them, so they stay until the next commit.
-     *
-     * @throws ConcurrentIngestException if another ingest committed here since this writer was created
-     */
-    private Set<String> replacedObjects() {
-        if (!committedManifest().equals(replacing)) {
-            throw new ConcurrentIngestException("Not committing the " + layout + " dataset at '" + prefix + "': "
-                    + "another ingest committed there while this one was writing (the manifest there is not the one "
-                    + "this ingest began to replace), and may have removed objects this one wrote. Nothing was "
-                    + "replaced; ingest again if this data should win, one ingest at a time per prefix");
-        }
-        if (replacing.isEmpty()) {
-            return Set.of();
-        }
-        try {
-            Set<String> objects = new HashSet<>();
-            DatasetManifest.read(backend, prefix).objects().forEach(o -> objects.add(o.key()));
-            return objects;
-        } catch (TransientStorageException | AccessDeniedException e) {
-            throw unreadable(e);
-        } catch (LayoutBenchException e) {
-            LOG.warn("The {} dataset this ingest replaces at {} has an unreadable manifest; its objects are removed "
-                    + "now, not kept for its readers: {}", layout, prefix, e.getMessage());
-            return Set.of();
-        }
-    }
-
-    /**
-     * {@link DatasetManifest#identity} of the manifest at the prefix, or the empty string if there is none.
-     *
-     * @throws StorageException if it cannot be read for a reason other than its absence (a transient failure once
-     *                          retries are spent, access denied): a commit that went on without knowing the dataset
-     *                          it replaces would delete objects its readers may be reading
-     */
-    private String committedManifest() {
-        try {
-            return DatasetManifest.identity(backend, prefix).orElse("");
-        } catch (TransientStorageException | AccessDeniedException e) {
-            throw unreadable(e);
-        }
-    }
-
-    private StorageException unreadable(StorageException e) {
-        return new StorageException("Cannot write the " + layout + " dataset at '" + prefix + "': the manifest of "
-                + "the dataset committed there cannot be read (" + e.getMessage() + "), and a commit without it "
-                + "would delete objects its readers may be reading. Nothing was replaced", e);
-    }
-
-    /**
-     * Deletes what neither the new manifest nor the one it replaced lists: generations before the replaced one, and
-     * aborted or crashed ingests. The replaced generation goes at the next commit, so a query that opened the old
-     * dataset finishes on it whole while a new one is committed (at most two generations are stored at rest).
-     *
-     * <p>Two ingests at one prefix at once: the first to commit wins, and deletes what the other has written so
-     * far; the other then refuses to commit ({@link ConcurrentIngestException}), as the dataset there is no longer
-     * the one it began to replace. What is not covered is the moment between that check and the manifest's write
-     * (object stores offer no lock for it), so one ingest at a time per prefix is the supported use.
-     */
-    private void deleteUnlisted(DatasetManifest manifest, Set<String> previous) {
-        Set<String> keep = new HashSet<>(previous);
-        manifest.objects().forEach(o -> keep.add(o.key()));
-        keep.add(DatasetManifest.keyFor(prefix));
-        List<String> stale = new ArrayList<>();
-        try (Stream<ObjectInfo> listing = backend.list(prefix.isEmpty() ? "" : prefix + "/")) {
-            listing.map(ObjectInfo::key).filter(k -> !keep.contains(k)).forEach(stale::add);
-        }
-        if (!stale.isEmpty()) {
-            LOG.info("Removing {} objects at {} that neither the new {} manifest nor the one it replaces lists "
-                    + "(older or aborted ingests)", stale.size(), prefix, layout);
-            backend.deleteAll(stale);
-        }
     }
 
     private void checkOpen() {

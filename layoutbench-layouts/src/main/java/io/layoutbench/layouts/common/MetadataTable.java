@@ -72,6 +72,23 @@ public final class MetadataTable implements PayloadColumns.ColumnsOfTable {
         return ColumnarTable.fromColumns(metadata, columns);
     }
 
+    /**
+     * Appends every row of this table, all its non-blob columns, to {@code target}, which has this table's schema
+     * {@code schema} (a distributed write's commit merging its parts' tables).
+     */
+    public void appendTo(LocalTable target, ParquetTableSchema schema) {
+        java.util.function.IntFunction<io.layoutbench.api.dataset.MetadataRow> rows = raw.rows(schema);
+        List<ColumnVector> extras = new ArrayList<>();
+        schema.extraColumns().forEach(column -> extras.add(raw.column(column.name())));
+        for (int row = 0; row < rowCount(); row++) {
+            List<Object> values = new ArrayList<>(extras.size());
+            for (ColumnVector extra : extras) {
+                values.add(extra.get(row));
+            }
+            target.write(rows.apply(row), values);
+        }
+    }
+
     /** The metadata columns, for predicates. */
     public ColumnarTable columns() {
         return columns;

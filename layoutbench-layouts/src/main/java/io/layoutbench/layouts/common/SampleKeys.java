@@ -87,7 +87,8 @@ public final class SampleKeys {
         return table.getString(filenameColumn, row);
     }
 
-    private static String positional(long position) {
+    /** The name of the sample at {@code position} of a schema without a filename column: {@code 000000000042}. */
+    public static String positional(long position) {
         return String.format(Locale.ROOT, "%012d", position);
     }
 

@@ -3,14 +3,24 @@ package io.layoutbench.layouts.l1;
 import io.layoutbench.api.backend.ObjectBackend;
 import io.layoutbench.api.dataset.MetadataSchema;
 import io.layoutbench.api.layout.Dataset;
+import io.layoutbench.api.layout.DatasetSummary;
 import io.layoutbench.api.layout.DatasetWriter;
+import io.layoutbench.api.layout.PartWriter;
 import io.layoutbench.api.layout.StorageLayout;
+import io.layoutbench.api.layout.SupportsDistributedWrites;
+import io.layoutbench.api.layout.WriteJob;
+import io.layoutbench.api.layout.WrittenPart;
 import io.layoutbench.api.model.DatasetMetadata;
 import io.layoutbench.api.model.LayoutModel;
 import io.layoutbench.api.model.SupportsModelling;
+import io.layoutbench.layouts.common.JobCommit;
 import io.layoutbench.layouts.common.LayoutOptions;
 import io.layoutbench.layouts.common.PayloadColumns;
+import io.layoutbench.layouts.common.WriteTarget;
+import io.layoutbench.layouts.manifest.DatasetManifest;
 
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -29,7 +39,7 @@ import java.util.Set;
  * }
  * }</pre>
  */
-public final class L1Layout implements StorageLayout, SupportsModelling {
+public final class L1Layout implements StorageLayout, SupportsModelling, SupportsDistributedWrites {
 
     /** The layout's name. */
     public static final String NAME = "l1";
@@ -49,7 +59,49 @@ public final class L1Layout implements StorageLayout, SupportsModelling {
     public DatasetWriter create(ObjectBackend backend, String prefix, MetadataSchema schema,
             Map<String, String> options) {
         LayoutOptions.of(NAME, options, Set.of());
-        return new L1Writer(backend, prefix, schema);
+        return new L1Writer(backend, WriteTarget.dataset(backend, NAME, prefix), schema);
+    }
+
+    @Override
+    public WriteJob startJob(ObjectBackend backend, String prefix, MetadataSchema schema,
+            Map<String, String> options) {
+        LayoutOptions.of(NAME, options, Set.of());
+        return JobCommit.start(NAME, backend, prefix, schema, options);
+    }
+
+    @Override
+    public PartWriter openPart(ObjectBackend backend, WriteJob job, int part, String attempt) {
+        return new L1Writer(backend, WriteTarget.part(JobCommit.check(job, NAME), part, attempt), job.schema())
+                .asPartWriter();
+    }
+
+    /**
+     * Merges the parts' metadata tables into one, and records where each part's sample objects are: a part's objects
+     * stay in its directory, named as the part named them ({@link L1Dataset}).
+     */
+    @Override
+    public DatasetSummary commitJob(ObjectBackend backend, WriteJob job, List<WrittenPart> parts) {
+        JobCommit commit = JobCommit.of(backend, JobCommit.check(job, NAME), FORMAT_VERSION, parts);
+        Map<String, String> properties = new HashMap<>();
+        properties.put(L1Dataset.METADATA_KEY, commit.mergeTables(L1Writer.METADATA, L1Dataset.METADATA_KEY,
+                L1Writer.tableSchema(job.schema())));
+        long start = 0;
+        int index = 0;
+        for (DatasetManifest part : commit.parts()) {
+            if (part.sampleCount() > 0) {
+                properties.put(L1Dataset.partPrefix(index), part.property(L1Dataset.SAMPLES_PREFIX, ""));
+                properties.put(L1Dataset.partStart(index), Long.toString(start));
+                index++;
+            }
+            start += part.sampleCount();
+        }
+        properties.put(L1Dataset.SAMPLE_PARTS, Integer.toString(index));
+        return commit.publish(properties);
+    }
+
+    @Override
+    public void abortJob(ObjectBackend backend, WriteJob job) {
+        JobCommit.abort(backend, JobCommit.check(job, NAME));
     }
 
     @Override

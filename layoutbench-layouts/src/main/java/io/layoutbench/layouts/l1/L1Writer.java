@@ -8,6 +8,7 @@ import io.layoutbench.layouts.common.GenerationalDatasetWriter;
 import io.layoutbench.layouts.common.LocalTable;
 import io.layoutbench.layouts.common.MetadataParquet;
 import io.layoutbench.layouts.common.PayloadColumns;
+import io.layoutbench.layouts.common.WriteTarget;
 import io.layoutbench.parquet.ParquetTableSchema;
 
 import java.util.Map;
@@ -21,8 +22,8 @@ final class L1Writer extends GenerationalDatasetWriter {
     private final PayloadColumns payload;
     private final LocalTable metadata;
 
-    L1Writer(ObjectBackend backend, String prefix, MetadataSchema schema) {
-        super(L1Layout.NAME, L1Layout.FORMAT_VERSION, backend, prefix, schema);
+    L1Writer(ObjectBackend backend, WriteTarget target, MetadataSchema schema) {
+        super(L1Layout.NAME, L1Layout.FORMAT_VERSION, backend, target, schema);
         ParquetTableSchema tableSchema = tableSchema(schema);
         this.payload = PayloadColumns.of(schema);
         this.metadata = LocalTable.create("layoutbench-l1-", tableSchema);
@@ -55,7 +56,7 @@ final class L1Writer extends GenerationalDatasetWriter {
     @Override
     protected Map<String, String> finish() {
         String key = putTable(METADATA, metadata);
-        return Map.of("metadata.key", key, "samples.prefix", objectKey(SAMPLES));
+        return Map.of(L1Dataset.METADATA_KEY, key, L1Dataset.SAMPLES_PREFIX, objectKey(SAMPLES));
     }
 
     @Override

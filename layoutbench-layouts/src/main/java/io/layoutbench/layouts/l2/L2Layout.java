@@ -3,14 +3,22 @@ package io.layoutbench.layouts.l2;
 import io.layoutbench.api.backend.ObjectBackend;
 import io.layoutbench.api.dataset.MetadataSchema;
 import io.layoutbench.api.layout.Dataset;
+import io.layoutbench.api.layout.DatasetSummary;
 import io.layoutbench.api.layout.DatasetWriter;
+import io.layoutbench.api.layout.PartWriter;
 import io.layoutbench.api.layout.StorageLayout;
+import io.layoutbench.api.layout.SupportsDistributedWrites;
+import io.layoutbench.api.layout.WriteJob;
+import io.layoutbench.api.layout.WrittenPart;
 import io.layoutbench.api.model.DatasetMetadata;
 import io.layoutbench.api.model.LayoutModel;
 import io.layoutbench.api.model.SupportsModelling;
+import io.layoutbench.layouts.common.JobCommit;
 import io.layoutbench.layouts.common.LayoutOptions;
 import io.layoutbench.layouts.common.PayloadColumns;
+import io.layoutbench.layouts.common.WriteTarget;
 
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -33,7 +41,7 @@ import java.util.Set;
  *         Map.of("shard-size", "64MB"));
  * }</pre>
  */
-public final class L2Layout implements StorageLayout, SupportsModelling {
+public final class L2Layout implements StorageLayout, SupportsModelling, SupportsDistributedWrites {
 
     /** The layout's name. */
     public static final String NAME = "l2";
@@ -62,7 +70,38 @@ public final class L2Layout implements StorageLayout, SupportsModelling {
     @Override
     public DatasetWriter create(ObjectBackend backend, String prefix, MetadataSchema schema,
             Map<String, String> options) {
-        return new L2Writer(backend, prefix, schema, shardSize(options));
+        return new L2Writer(backend, WriteTarget.dataset(backend, NAME, prefix), schema, shardSize(options));
+    }
+
+    @Override
+    public WriteJob startJob(ObjectBackend backend, String prefix, MetadataSchema schema,
+            Map<String, String> options) {
+        shardSize(options);
+        return JobCommit.start(NAME, backend, prefix, schema, options);
+    }
+
+    @Override
+    public PartWriter openPart(ObjectBackend backend, WriteJob job, int part, String attempt) {
+        return new L2Writer(backend, WriteTarget.part(JobCommit.check(job, NAME), part, attempt), job.schema(),
+                shardSize(job.options())).asPartWriter();
+    }
+
+    /** Merges the parts' metadata tables into one; the shards stay where the parts wrote them. */
+    @Override
+    public DatasetSummary commitJob(ObjectBackend backend, WriteJob job, List<WrittenPart> parts) {
+        JobCommit commit = JobCommit.of(backend, JobCommit.check(job, NAME), FORMAT_VERSION, parts);
+        Map<String, String> properties = new HashMap<>();
+        properties.put(L2Writer.METADATA_KEY, commit.mergeTables(L2Writer.METADATA, L2Writer.METADATA_KEY,
+                L2Writer.tableSchema(job.schema())));
+        properties.put(SHARD_SIZE, Long.toString(shardSize(job.options())));
+        properties.put(L2Writer.SHARDS, Long.toString(commit.parts().stream()
+                .mapToLong(part -> Long.parseLong(part.property(L2Writer.SHARDS, "0"))).sum()));
+        return commit.publish(properties);
+    }
+
+    @Override
+    public void abortJob(ObjectBackend backend, WriteJob job) {
+        JobCommit.abort(backend, JobCommit.check(job, NAME));
     }
 
     @Override

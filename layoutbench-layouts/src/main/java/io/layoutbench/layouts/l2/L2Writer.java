@@ -10,6 +10,7 @@ import io.layoutbench.layouts.common.LocalTable;
 import io.layoutbench.layouts.common.MetadataParquet;
 import io.layoutbench.layouts.common.PayloadColumns;
 import io.layoutbench.layouts.common.TempFiles;
+import io.layoutbench.layouts.common.WriteTarget;
 import io.layoutbench.parquet.ParquetTableSchema;
 
 import java.nio.file.Path;
@@ -29,6 +30,10 @@ final class L2Writer extends GenerationalDatasetWriter {
     static final String DATA_OFFSET = PayloadColumns.DATA_OFFSET;
     static final String DATA_SIZE = MetadataParquet.DATA_SIZE;
     static final String METADATA = "metadata.parquet";
+    /** Manifest property: the metadata table's key. */
+    static final String METADATA_KEY = "metadata.key";
+    /** Manifest property: the number of shards. */
+    static final String SHARDS = "shards";
     /** Smallest shard size the writer accepts. */
     static final long MIN_SHARD_SIZE = 4096;
 
@@ -41,8 +46,8 @@ final class L2Writer extends GenerationalDatasetWriter {
     private String shardKey;
     private int shardCount;
 
-    L2Writer(ObjectBackend backend, String prefix, MetadataSchema schema, long shardSize) {
-        super(L2Layout.NAME, L2Layout.FORMAT_VERSION, backend, prefix, schema);
+    L2Writer(ObjectBackend backend, WriteTarget target, MetadataSchema schema, long shardSize) {
+        super(L2Layout.NAME, L2Layout.FORMAT_VERSION, backend, target, schema);
         this.shardSize = shardSize;
         this.packing = new TarPacking(shardSize);
         this.payload = PayloadColumns.of(schema);
@@ -161,8 +166,8 @@ final class L2Writer extends GenerationalDatasetWriter {
             uploadShard();
         }
         String key = putTable(METADATA, metadata);
-        return Map.of("metadata.key", key, L2Layout.SHARD_SIZE, Long.toString(shardSize),
-                "shards", Integer.toString(shardCount));
+        return Map.of(METADATA_KEY, key, L2Layout.SHARD_SIZE, Long.toString(shardSize),
+                SHARDS, Integer.toString(shardCount));
     }
 
     @Override

@@ -1,19 +1,30 @@
 package io.layoutbench.layouts.l3;
 
 import io.layoutbench.api.ConfigurationException;
+import io.layoutbench.api.backend.CorruptDataException;
 import io.layoutbench.api.backend.ObjectBackend;
 import io.layoutbench.api.dataset.MetadataSchema;
 import io.layoutbench.api.layout.Dataset;
+import io.layoutbench.api.layout.DatasetSummary;
 import io.layoutbench.api.layout.DatasetWriter;
+import io.layoutbench.api.layout.PartWriter;
 import io.layoutbench.api.layout.StorageLayout;
+import io.layoutbench.api.layout.SupportsDistributedWrites;
+import io.layoutbench.api.layout.WriteJob;
+import io.layoutbench.api.layout.WrittenPart;
 import io.layoutbench.api.model.DatasetMetadata;
 import io.layoutbench.api.model.LayoutModel;
 import io.layoutbench.api.model.SupportsModelling;
+import io.layoutbench.layouts.common.JobCommit;
 import io.layoutbench.layouts.common.LayoutOptions;
 import io.layoutbench.layouts.common.PayloadColumns;
+import io.layoutbench.layouts.common.WriteTarget;
+import io.layoutbench.layouts.manifest.DatasetManifest;
+import io.layoutbench.layouts.manifest.ManifestObject;
 import io.layoutbench.parquet.ParquetWriteOptions;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -59,7 +70,7 @@ import java.util.Set;
  * }
  * }</pre>
  */
-public final class L3Layout implements StorageLayout, SupportsModelling {
+public final class L3Layout implements StorageLayout, SupportsModelling, SupportsDistributedWrites {
 
     /** The layout's name. */
     public static final String NAME = "l3";
@@ -106,7 +117,56 @@ public final class L3Layout implements StorageLayout, SupportsModelling {
     @Override
     public DatasetWriter create(ObjectBackend backend, String prefix, MetadataSchema schema,
             Map<String, String> options) {
-        return new L3Writer(backend, prefix, schema, Settings.of(options));
+        return new L3Writer(backend, WriteTarget.dataset(backend, NAME, prefix), schema, Settings.of(options));
+    }
+
+    @Override
+    public WriteJob startJob(ObjectBackend backend, String prefix, MetadataSchema schema,
+            Map<String, String> options) {
+        Settings.of(options);
+        return JobCommit.start(NAME, backend, prefix, schema, options);
+    }
+
+    @Override
+    public PartWriter openPart(ObjectBackend backend, WriteJob job, int part, String attempt) {
+        return new L3Writer(backend, WriteTarget.part(JobCommit.check(job, NAME), part, attempt), job.schema(),
+                Settings.of(job.options())).asPartWriter();
+    }
+
+    /**
+     * Lists the parts' files in part order, numbered anew; checks that no two samples of the parts share a name
+     * (reading the part files' metadata columns, not their blobs).
+     */
+    @Override
+    public DatasetSummary commitJob(ObjectBackend backend, WriteJob job, List<WrittenPart> parts) {
+        JobCommit commit = JobCommit.of(backend, JobCommit.check(job, NAME), FORMAT_VERSION, parts);
+        Map<String, String> properties = new HashMap<>(L3Writer.settingsProperties(Settings.of(job.options())));
+        List<List<ManifestObject>> files = new ArrayList<>();
+        int index = 0;
+        for (DatasetManifest part : commit.parts()) {
+            List<ManifestObject> ofPart = new ArrayList<>();
+            int count = Integer.parseInt(part.property(L3Writer.PARTS, "0"));
+            for (int i = 0; i < count; i++, index++) {
+                String key = part.property(L3Writer.partProperty(i), null);
+                ofPart.add(part.object(key == null ? "" : key).orElseThrow(() -> new CorruptDataException("The "
+                        + "manifest of a part of the l3 write to '" + job.prefix() + "' does not list its file "
+                        + key)));
+                properties.put(L3Writer.partProperty(index), key);
+                String blobs = part.property(L3Writer.blobsProperty(i), null);
+                if (blobs != null) {
+                    properties.put(L3Writer.blobsProperty(index), blobs);
+                }
+            }
+            files.add(ofPart);
+        }
+        properties.put(L3Writer.PARTS, Integer.toString(index));
+        commit.checkNames(files, L3Writer.tableSchema(job.schema()));
+        return commit.publish(properties);
+    }
+
+    @Override
+    public void abortJob(ObjectBackend backend, WriteJob job) {
+        JobCommit.abort(backend, JobCommit.check(job, NAME));
     }
 
     @Override

@@ -164,7 +164,7 @@ final class L3Planner {
          * the read budget over their blob pages (0 in paper mode).
          */
         long gap(List<ResultRange> ranges) {
-            if (options.mode() == RetrievalMode.PAPER) {
+            if (options.mode() == RetrievalMode.PAPER || columns.isEmpty()) {
                 return 0;
             }
             Picked<G> picked = pick(ranges);
@@ -191,6 +191,15 @@ final class L3Planner {
         List<Read<G>> reads(List<ResultRange> ranges, long gap) {
             Picked<G> picked = pick(ranges);
             List<Read<G>> tasks = new ArrayList<>();
+            if (columns.isEmpty()) {
+                // No payload asked for: the rows' metadata, read while matching, is the whole answer.
+                for (int g = 0; g < picked.groups().size(); g++) {
+                    Group<G> group = picked.groups().get(g);
+                    tasks.add(new Read<>(group.candidate().part(), group.candidate().rowGroup(), group.metadata(),
+                            picked.rows().get(g), List.of(), false));
+                }
+                return tasks;
+            }
             if (options.mode() == RetrievalMode.PAPER) {
                 for (int g = 0; g < picked.groups().size(); g++) {
                     tasks.add(wholeRowGroup(picked.groups().get(g).candidate(), picked.groups().get(g).metadata(),
@@ -255,6 +264,9 @@ final class L3Planner {
 
         /** Sum of the sizes of the reads' rows. */
         long payloadBytes(List<Read<G>> reads) {
+            if (columns.isEmpty()) {
+                return 0;
+            }
             long bytes = 0;
             for (Read<G> read : reads) {
                 bytes += catalog.payloadBytes(read.metadata(), read.rows());
@@ -344,7 +356,7 @@ final class L3Planner {
                 }
             }
             samples += rows.length;
-            payload += catalog.payloadBytes(metadata, rows);
+            payload += columns.isEmpty() ? 0 : catalog.payloadBytes(metadata, rows);
             remaining -= rows.length;
         }
         boolean[] pageIndexesCounted = new boolean[parts.size()];

@@ -8,6 +8,7 @@ import io.layoutbench.api.dataset.Sample;
 import io.layoutbench.layouts.common.GenerationalDatasetWriter;
 import io.layoutbench.layouts.common.PayloadColumns;
 import io.layoutbench.layouts.common.TempFiles;
+import io.layoutbench.layouts.common.WriteTarget;
 import io.layoutbench.parquet.ParquetTableSchema;
 import io.layoutbench.parquet.ParquetTableWriter;
 import io.layoutbench.parquet.ParquetWriteOptions;
@@ -48,8 +49,8 @@ final class L3Writer extends GenerationalDatasetWriter {
     private ParquetTableWriter part;
     private int partCount;
 
-    L3Writer(ObjectBackend backend, String prefix, MetadataSchema schema, L3Layout.Settings settings) {
-        super(L3Layout.NAME, L3Layout.FORMAT_VERSION, backend, prefix, schema);
+    L3Writer(ObjectBackend backend, WriteTarget target, MetadataSchema schema, L3Layout.Settings settings) {
+        super(L3Layout.NAME, L3Layout.FORMAT_VERSION, backend, target, schema);
         long fileSize = settings.fileSize();
         long rowGroupSize = settings.rowGroupSize();
         long pageSize = settings.pageSize();
@@ -60,10 +61,17 @@ final class L3Writer extends GenerationalDatasetWriter {
         this.outOfLineSchema = tableSchema(schema, true);
         this.writeOptions = ParquetWriteOptions.defaults().withRowGroupSize(rowGroupSize)
                 .withPageSize((int) pageSize);
-        properties.put(L3Layout.FILE_SIZE, Long.toString(fileSize));
-        properties.put(L3Layout.ROW_GROUP_SIZE, Long.toString(rowGroupSize));
-        properties.put(L3Layout.PAGE_SIZE, Long.toString(pageSize));
+        properties.putAll(settingsProperties(settings));
+    }
+
+    /** The manifest properties recording {@code settings}. */
+    static Map<String, String> settingsProperties(L3Layout.Settings settings) {
+        Map<String, String> properties = new LinkedHashMap<>();
+        properties.put(L3Layout.FILE_SIZE, Long.toString(settings.fileSize()));
+        properties.put(L3Layout.ROW_GROUP_SIZE, Long.toString(settings.rowGroupSize()));
+        properties.put(L3Layout.PAGE_SIZE, Long.toString(settings.pageSize()));
         properties.put(L3Layout.BLOB_THRESHOLD, Long.toString(settings.blobThreshold()));
+        return properties;
     }
 
     /**
