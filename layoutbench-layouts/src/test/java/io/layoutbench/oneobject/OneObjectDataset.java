@@ -11,6 +11,8 @@ import io.layoutbench.layouts.common.PreparedResult;
 import io.layoutbench.layouts.common.SampleChecksum;
 import io.layoutbench.layouts.manifest.ManifestObject;
 import io.layoutbench.layouts.retrieval.ReadTask;
+import io.layoutbench.layouts.retrieval.SampleRead;
+import io.layoutbench.layouts.retrieval.SampleTask;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -42,10 +44,20 @@ final class OneObjectDataset extends ManifestDataset {
         Selection rows = query.select(block.table());
         List<ReadTask> tasks = new ArrayList<>();
         long[] sizes = new long[rows.size()];
+        boolean payload = !options.fieldsOf(schema()).isEmpty();
         for (int i = 0; i < rows.size(); i++) {
-            sizes[i] = block.sizes()[rows.get(i)];
+            sizes[i] = payload ? block.sizes()[rows.get(i)] : 0;
         }
-        if (!rows.isEmpty()) {
+        if (!rows.isEmpty() && !payload) {
+            // No payload asked for: the block's metadata is the answer, read with no request.
+            tasks.add(SampleTask.of(List.of(), rows.size(), () -> {
+                List<SampleRead> samples = new ArrayList<>(rows.size());
+                for (int i = 0; i < rows.size(); i++) {
+                    samples.add(new SampleRead(block.table().row(rows.get(i)), "row " + rows.get(i), List.of()));
+                }
+                return samples;
+            }, options.lazyFieldBytes()));
+        } else if (!rows.isEmpty()) {
             tasks.add(ReadTask.single(OneObjectModel.scan(object.key(), block.payloadEnd()), rows.size(), data -> {
                 List<Sample> samples = new ArrayList<>(rows.size());
                 for (int i = 0; i < rows.size(); i++) {

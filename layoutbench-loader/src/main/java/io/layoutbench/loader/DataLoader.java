@@ -85,6 +85,7 @@ public final class DataLoader {
         // Blocks are cut where a default query of the same mode and fields cuts its reads, whatever network,
         // concurrency and read budget this machine reads with: a job resumed on another instance type keeps its order.
         QueryOptions canonical = QueryOptions.defaults().withMode(options.mode()).withFields(options.fields());
+        canonical = options.payload() ? canonical : canonical.withoutPayload();
         PreparedQuery blocking = canonical.equals(options) ? prepared : preparing.prepare(query, canonical);
         return new DataLoader(dataset, query, prepared, blocking, settings);
     }

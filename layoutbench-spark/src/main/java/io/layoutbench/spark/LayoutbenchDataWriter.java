@@ -50,7 +50,7 @@ final class LayoutbenchDataWriter implements DataWriter<InternalRow> {
     public void write(InternalRow row) {
         List<Object> values = new ArrayList<>(metadataColumns.length);
         for (int column : metadataColumns) {
-            values.add(value(row, column, fields[column].dataType()));
+            values.add(value(row, column, fields[column]));
         }
         Map<String, Blob> payload = new LinkedHashMap<>();
         for (int f = 0; f < payloadColumns.length; f++) {
@@ -63,7 +63,8 @@ final class LayoutbenchDataWriter implements DataWriter<InternalRow> {
     }
 
     /** The value of a metadata column as the predicate language's type (widened: int to BIGINT, float to DOUBLE). */
-    private static Object value(InternalRow row, int column, DataType type) {
+    private static Object value(InternalRow row, int column, StructField field) {
+        DataType type = field.dataType();
         if (row.isNullAt(column)) {
             return null;
         } else if (type.equals(DataTypes.StringType)) {
@@ -83,7 +84,8 @@ final class LayoutbenchDataWriter implements DataWriter<InternalRow> {
         } else if (type.equals(DataTypes.BooleanType)) {
             return row.getBoolean(column);
         }
-        throw new IllegalStateException("Column " + column + " has type " + type + ", which SparkSchemas refuses");
+        throw new IllegalStateException("Column '" + field.name() + "' has type " + type.simpleString()
+                + ", which SparkSchemas refuses");
     }
 
     @Override
@@ -113,13 +115,15 @@ final class LayoutbenchDataWriter implements DataWriter<InternalRow> {
         @Override
         public DataWriter<InternalRow> createWriter(int partitionId, long taskId) {
             ObjectBackend backend = options.openBackend();
+            PartWriter part = null;
             try {
-                PartWriter part = ((SupportsDistributedWrites) options.layoutOf()).openPart(backend, job,
-                        partitionId, "t" + taskId);
+                part = ((SupportsDistributedWrites) options.layoutOf()).openPart(backend, job, partitionId,
+                        "t" + taskId);
                 return new LayoutbenchDataWriter(backend, part, job.schema(), schema);
             } catch (RuntimeException e) {
-                backend.close();
-                throw e;
+                try (ObjectBackend b = backend; PartWriter p = part) {
+                    throw e;
+                }
             }
         }
     }

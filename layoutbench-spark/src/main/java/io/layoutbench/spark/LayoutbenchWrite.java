@@ -1,7 +1,6 @@
 package io.layoutbench.spark;
 
 import io.layoutbench.api.backend.ObjectBackend;
-import io.layoutbench.api.backend.ObjectNotFoundException;
 import io.layoutbench.api.dataset.MetadataSchema;
 import io.layoutbench.api.layout.DatasetSummary;
 import io.layoutbench.api.layout.SupportsDistributedWrites;
@@ -66,25 +65,17 @@ final class LayoutbenchWrite implements WriteBuilder, SupportsTruncate, Write, B
     public BatchWrite toBatch() {
         MetadataSchema metadata = SparkSchemas.toMetadata(schema);
         try (ObjectBackend backend = options.openBackend()) {
-            if (!overwrite && exists(backend)) {
-                throw new IllegalStateException("A " + options.layout() + " dataset exists at '" + options.prefix()
-                        + "' in " + options.backend() + ": a layoutbench dataset is written whole, not appended to. "
-                        + "Write with mode(\"overwrite\") to replace it");
-            }
             job = layout().startJob(backend, options.prefix(), metadata, options.layoutOptions());
+        }
+        // The job knows what it would replace, as of its start: an append refuses to replace anything.
+        if (!overwrite && !job.replacing().isEmpty()) {
+            throw new IllegalStateException("A " + options.layout() + " dataset exists at '" + options.prefix()
+                    + "' in " + options.backend() + ": a layoutbench dataset is written whole, not appended to. "
+                    + "Write with mode(\"overwrite\") to replace it");
         }
         LOG.info("Writing a {} dataset to '{}' in {} as generation {}", options.layout(), options.prefix(),
                 options.backend(), job.generation());
         return this;
-    }
-
-    private boolean exists(ObjectBackend backend) {
-        try {
-            options.layoutOf().open(backend, options.prefix()).close();
-            return true;
-        } catch (ObjectNotFoundException e) {
-            return false;
-        }
     }
 
     private SupportsDistributedWrites layout() {
@@ -106,13 +97,11 @@ final class LayoutbenchWrite implements WriteBuilder, SupportsTruncate, Write, B
         for (WriterCommitMessage message : messages) {
             parts.add(((LayoutbenchDataWriter.Committed) message).part());
         }
+        // A commit that throws is aborted by Spark (V2TableWriteExec), and the abort keeps a job that did commit.
         try (ObjectBackend backend = options.openBackend()) {
             DatasetSummary summary = layout().commitJob(backend, job, parts);
             LOG.info("Committed {} samples ({} payload bytes) from {} parts as the {} dataset at '{}'",
                     summary.sampleCount(), summary.payloadBytes(), parts.size(), options.layout(), options.prefix());
-        } catch (RuntimeException e) {
-            abort(messages);   // Spark does not abort a job whose commit failed: nothing of it may stay behind
-            throw e;
         }
     }
 
@@ -120,8 +109,8 @@ final class LayoutbenchWrite implements WriteBuilder, SupportsTruncate, Write, B
     public void abort(WriterCommitMessage[] messages) {
         try (ObjectBackend backend = options.openBackend()) {
             layout().abortJob(backend, job);
-            LOG.info("Aborted the write of a {} dataset to '{}': deleted what its tasks wrote", options.layout(),
-                    options.prefix());
+            LOG.info("Aborted the write of a {} dataset to '{}' (generation {}): deleted what its tasks wrote, unless "
+                    + "it had committed", options.layout(), options.prefix(), job.generation());
         }
     }
 }

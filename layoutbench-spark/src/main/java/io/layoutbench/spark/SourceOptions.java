@@ -76,6 +76,14 @@ record SourceOptions(String backend, Map<String, String> backendProperties, Stri
         return value;
     }
 
+    /** The options without the backend's properties' values, which may be credentials. */
+    @Override
+    public String toString() {
+        return "SourceOptions[backend=" + backend + ", backendProperties=" + backendProperties.keySet() + ", layout="
+                + layout + ", prefix=" + prefix + ", mode=" + mode + ", partitionBytes=" + partitionBytes
+                + ", layoutOptions=" + layoutOptions + "]";
+    }
+
     /** Opens the backend; close it. */
     ObjectBackend openBackend() {
         return openBackend(RequestMetrics.NONE);

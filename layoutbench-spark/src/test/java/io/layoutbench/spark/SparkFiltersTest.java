@@ -51,6 +51,10 @@ class SparkFiltersTest {
         assertThat(sql(new EqualTo("nope", 1))).as("no such column").isEmpty();
         assertThat(sql(new GreaterThan("width", Double.NaN))).as("NaN").isEmpty();
         assertThat(sql(new And(new EqualTo("label", "x"), new IsNotNull("data")))).as("half of an AND").isEmpty();
+        assertThat(sql(new GreaterThan("label", "\uE000"))).as("a range where UTF-16 and code point orders differ")
+                .isEmpty();
+        assertThat(sql(new EqualTo("label", "\uD83D\uDC31"))).as("equality is the same in both")
+                .contains("label = '\uD83D\uDC31'");
     }
 
     @Test

@@ -112,6 +112,10 @@ public record QueryOptions(RetrievalMode mode, int maxConcurrency, ResultOrder o
                 throw new IllegalArgumentException("Payload field '" + fields.get(i) + "' is asked for twice");
             }
         }
+        if (!payload && !fields.isEmpty()) {
+            throw new IllegalArgumentException("Options without payload ask for no field, but fields " + fields
+                    + " are asked for");
+        }
         if (lazyFieldBytes < 1) {
             throw new IllegalArgumentException("lazyFieldBytes must be >= 1, got " + lazyFieldBytes);
         }
@@ -172,7 +176,7 @@ public record QueryOptions(RetrievalMode mode, int maxConcurrency, ResultOrder o
                 newMaxReadAmplification, fields, lazyFieldBytes, payload);
     }
 
-    /** These options reading only payload fields {@code newFields} (empty: every field). */
+    /** These options reading only payload fields {@code newFields} (empty: every field), payload read again. */
     public QueryOptions withFields(List<String> newFields) {
         return new QueryOptions(mode, maxConcurrency, order, coalesceGapBytes, network, objective, maxBufferedBytes,
                 maxReadAmplification, newFields, lazyFieldBytes, true);

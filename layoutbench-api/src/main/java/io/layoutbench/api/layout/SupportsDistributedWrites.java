@@ -36,14 +36,21 @@ public interface SupportsDistributedWrites {
 
     /**
      * Commits {@code parts} (one per part index, any order) as the dataset: its samples are the parts' in ascending
-     * index order. Objects of the job that no given part lists (failed attempts) are deleted.
+     * index order. Then, as any commit does, deletes what below the prefix neither the new manifest nor the one it
+     * replaced lists: failed attempts, dropped duplicates, the parts' own manifests, older or abandoned ingests.
      *
-     * @throws IllegalArgumentException naming the parts if two report one index, or a part is of another job
+     * @throws IllegalArgumentException naming the parts if two report one index, a part is of another job or
+     *         attempt, or a sample name is in two parts
+     * @throws io.layoutbench.api.backend.CorruptDataException naming the part if its manifest is not what its writer
+     *         reported
      * @throws io.layoutbench.api.backend.StorageException if another ingest committed at the prefix since the job
      *         started (nothing is replaced then)
      */
     DatasetSummary commitJob(ObjectBackend backend, WriteJob job, List<WrittenPart> parts);
 
-    /** Deletes everything the job's writers wrote; the dataset at the prefix, if any, is untouched. */
+    /**
+     * Deletes everything the job's writers wrote, unless the job committed (a coordinator may abort after a commit
+     * that reported an error: the committed dataset stays). The dataset the job would have replaced is untouched.
+     */
     void abortJob(ObjectBackend backend, WriteJob job);
 }

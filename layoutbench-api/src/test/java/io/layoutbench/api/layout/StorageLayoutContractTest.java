@@ -370,6 +370,13 @@ public abstract class StorageLayoutContractTest {
                 assertThat(run(dataset, Query.of(Expressions.alwaysTrue()), RetrievalMode.OPTIMIZED))
                         .as("the dataset before the aborted job").containsExactlyElementsOf(before);
             }
+            WriteJob third = layout.startJob(backend, "ds", CUSTOM, writeOptions());
+            layout.commitJob(backend, third, List.of(writePart(backend, third, 0, "a", samples.subList(0, 30))));
+            layout.abortJob(backend, third);   // as a coordinator does when the commit's answer was an error
+            try (Dataset dataset = layout().open(backend, "ds")) {
+                assertThat(dataset.summary().sampleCount()).as("a committed job, aborted after").isEqualTo(30);
+                assertThat(run(dataset, Query.of(Expressions.alwaysTrue()), RetrievalMode.OPTIMIZED)).hasSize(30);
+            }
         }
     }
 
@@ -392,6 +399,11 @@ public abstract class StorageLayoutContractTest {
             assertThatThrownBy(() -> layout.commitJob(backend, job, List.of(first, dup)))
                     .as("a.png in parts 0 and 1").isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("'a.png'");
+            WrittenPart twin = new WrittenPart(job.generation(), 1, "a", first.manifestKey(), first.samples(),
+                    first.payloadBytes());
+            assertThatThrownBy(() -> layout.commitJob(backend, job, List.of(first, twin)))
+                    .as("part 1 reported with part 0's manifest").isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("not a part of");
             WriteJob other = layout.startJob(backend, "ds", schema, writeOptions());
             WrittenPart foreign = writePart(backend, other, 1, "a", List.of(named("d.png", 5)));
             assertThatThrownBy(() -> layout.commitJob(backend, job, List.of(first, foreign)))

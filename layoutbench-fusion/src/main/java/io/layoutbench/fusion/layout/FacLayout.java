@@ -146,6 +146,8 @@ public final class FacLayout implements StorageLayout, SupportsDistributedWrites
         try {
             PartWriter l3 = l3().openPart(fac, settings.asL3(job), part, attempt);
             return new PartWriter() {
+                private boolean closed;
+
                 @Override
                 public void add(Sample sample) {
                     l3.add(sample);
@@ -158,6 +160,10 @@ public final class FacLayout implements StorageLayout, SupportsDistributedWrites
 
                 @Override
                 public void close() {
+                    if (closed) {
+                        return;   // Spark closes a writer it aborted
+                    }
+                    closed = true;
                     try (FacBackend owned = fac) {
                         l3.close();
                     }

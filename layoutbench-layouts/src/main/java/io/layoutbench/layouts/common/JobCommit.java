@@ -40,14 +40,17 @@ public final class JobCommit {
     private final WriteJob job;
     private final int formatVersion;
     private final List<DatasetManifest> parts;
+    private final List<WrittenPart> reports;
     private final IngestObjects merged;
     private final Set<String> mergedAway = new HashSet<>();
 
-    private JobCommit(ObjectBackend backend, WriteJob job, int formatVersion, List<DatasetManifest> parts) {
+    private JobCommit(ObjectBackend backend, WriteJob job, int formatVersion, List<DatasetManifest> parts,
+            List<WrittenPart> reports) {
         this.backend = backend;
         this.job = job;
         this.formatVersion = formatVersion;
         this.parts = parts;
+        this.reports = reports;
         this.merged = new IngestObjects(backend, WriteTarget.dataset(job).objectPrefix());
     }
 
@@ -71,7 +74,6 @@ public final class JobCommit {
         ManifestCommit.checkUnchanged(backend, job.layout(), job.prefix(), job.replacing());
         List<WrittenPart> sorted = new ArrayList<>(requireNonNull(parts, "parts is null"));
         sorted.sort(Comparator.comparingInt(WrittenPart::part));
-        String below = GenerationalDatasetWriter.objectKey(job.prefix(), job.generation(), "");
         List<DatasetManifest> manifests = new ArrayList<>(sorted.size());
         for (int i = 0; i < sorted.size(); i++) {
             WrittenPart part = sorted.get(i);
@@ -80,14 +82,15 @@ public final class JobCommit {
                         + " write to '" + job.prefix() + "' (attempts " + sorted.get(i - 1).attempt() + " and "
                         + part.attempt() + "): committing both would store its samples twice");
             }
-            String suffix = "/" + DatasetManifest.FILE_NAME;
-            if (!part.generation().equals(job.generation()) || !part.manifestKey().startsWith(below)
-                    || !part.manifestKey().endsWith(suffix)) {
+            // The key is the one the part's own writer uses: two reports cannot name one directory.
+            String partPrefix = WriteTarget.part(job, part.part(), part.attempt()).objectPrefix();
+            if (!part.generation().equals(job.generation())
+                    || !part.manifestKey().equals(DatasetManifest.keyFor(partPrefix))) {
                 throw new IllegalArgumentException("Part " + part.part() + " (" + part.manifestKey() + ", generation "
-                        + part.generation() + ") is not a part of the " + job.layout() + " write to '" + job.prefix()
-                        + "' of generation " + job.generation());
+                        + part.generation() + ", attempt " + part.attempt() + ") is not a part of the " + job.layout()
+                        + " write to '" + job.prefix() + "' of generation " + job.generation() + " (its manifest "
+                        + "would be " + DatasetManifest.keyFor(partPrefix) + ")");
             }
-            String partPrefix = part.manifestKey().substring(0, part.manifestKey().length() - suffix.length());
             DatasetManifest manifest = DatasetManifest.read(backend, partPrefix);
             if (!manifest.layout().equals(job.layout()) || !manifest.generation().equals(job.generation())
                     || !manifest.schema().equals(job.schema()) || manifest.formatVersion() != formatVersion) {
@@ -104,11 +107,18 @@ public final class JobCommit {
             }
             manifests.add(manifest);
         }
-        return new JobCommit(backend, job, formatVersion, List.copyOf(manifests));
+        return new JobCommit(backend, job, formatVersion, List.copyOf(manifests), List.copyOf(sorted));
     }
 
-    /** Deletes every object below the job's generation; the dataset at the prefix, if any, is untouched. */
+    /**
+     * Deletes every object below the job's generation, unless the job's manifest is the one at the prefix (its
+     * commit happened: a coordinator aborting after a commit that reported an error must not delete the dataset).
+     * The dataset the job would have replaced, if any, is untouched.
+     */
     public static void abort(ObjectBackend backend, WriteJob job) {
+        if (ManifestCommit.isCommitted(backend, job.prefix(), job.generation())) {
+            return;
+        }
         List<String> keys = new ArrayList<>();
         try (Stream<ObjectInfo> listing = backend.list(GenerationalDatasetWriter.objectKey(job.prefix(),
                 job.generation(), ""))) {
@@ -194,13 +204,47 @@ public final class JobCommit {
     }
 
     private ManifestObject tableOf(DatasetManifest part, String keyProperty) {
-        String key = part.property(keyProperty, null);
-        if (key == null) {
-            throw new CorruptDataException("A part manifest of the " + job.layout() + " write to '" + job.prefix()
-                    + "' names no table (property " + keyProperty + ")");
+        return object(part, property(part, keyProperty));
+    }
+
+    /**
+     * The property {@code name} of the part {@code part} (one of {@link #parts()}).
+     *
+     * @throws CorruptDataException naming the part's manifest and the property if it has none
+     */
+    public String property(DatasetManifest part, String name) {
+        String value = part.property(name, null);
+        if (value == null) {
+            throw new CorruptDataException("The manifest of part " + describe(part) + " has no property " + name);
         }
-        return part.object(key).orElseThrow(() -> new CorruptDataException("A part manifest of the "
-                + job.layout() + " write to '" + job.prefix() + "' does not list its table " + key));
+        return value;
+    }
+
+    /** The property {@code name} of the part {@code part}, a count. */
+    public int count(DatasetManifest part, String name) {
+        String value = property(part, name);
+        try {
+            int count = Integer.parseInt(value);
+            if (count >= 0) {
+                return count;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new CorruptDataException("The manifest of part " + describe(part) + ": " + name + " is not a count: '"
+                + value + "'");
+    }
+
+    /** The object {@code key} of the part {@code part}, which its manifest must list. */
+    public ManifestObject object(DatasetManifest part, String key) {
+        return part.object(key).orElseThrow(() -> new CorruptDataException("The manifest of part " + describe(part)
+                + " does not list its object " + key));
+    }
+
+    private String describe(DatasetManifest part) {
+        WrittenPart report = reports.get(parts.indexOf(part));
+        return report.part() + " (" + report.manifestKey() + ") of the " + job.layout() + " write to '"
+                + job.prefix() + "'";
     }
 
     private static void checkRows(DatasetManifest part, ManifestObject table, int rows) {
@@ -229,7 +273,9 @@ public final class JobCommit {
         try {
             return ManifestCommit.publish(backend, job.prefix(), job.replacing(), manifest);
         } catch (RuntimeException e) {
-            merged.deleteAll("a refused commit of a " + job.layout() + " write at " + job.prefix());
+            if (!ManifestCommit.isCommitted(backend, job.prefix(), job.generation())) {
+                merged.deleteAll("a refused commit of a " + job.layout() + " write at " + job.prefix());
+            }
             throw e;
         }
     }

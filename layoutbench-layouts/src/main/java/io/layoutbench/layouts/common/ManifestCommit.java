@@ -4,6 +4,7 @@ import io.layoutbench.api.LayoutBenchException;
 import io.layoutbench.api.backend.AccessDeniedException;
 import io.layoutbench.api.backend.ObjectBackend;
 import io.layoutbench.api.backend.ObjectInfo;
+import io.layoutbench.api.backend.ObjectNotFoundException;
 import io.layoutbench.api.backend.StorageException;
 import io.layoutbench.api.backend.TransientStorageException;
 import io.layoutbench.api.layout.DatasetSummary;
@@ -107,6 +108,23 @@ public final class ManifestCommit {
                     + "another ingest committed there while this one was writing (the manifest there is not the one "
                     + "this ingest began to replace), and may have removed objects this one wrote. Nothing was "
                     + "replaced; ingest again if this data should win, one ingest at a time per prefix");
+        }
+    }
+
+    /**
+     * Whether the manifest at {@code prefix} is of ingest {@code generation}: its commit happened, whatever error
+     * its committer saw (a write that landed but whose answer was lost). When the manifest cannot be read for another
+     * reason than its absence, the answer is yes: a caller cleaning up after a failed commit must then leave the
+     * objects alone, as they may be the dataset's.
+     */
+    public static boolean isCommitted(ObjectBackend backend, String prefix, String generation) {
+        try {
+            return DatasetManifest.read(backend, prefix).generation().equals(generation);
+        } catch (ObjectNotFoundException e) {
+            return false;
+        } catch (RuntimeException e) {
+            LOG.warn("Cannot tell whether ingest {} at {} was committed: its objects are kept", generation, prefix, e);
+            return true;
         }
     }
 

@@ -89,7 +89,7 @@ public final class L1Layout implements StorageLayout, SupportsModelling, Support
         int index = 0;
         for (DatasetManifest part : commit.parts()) {
             if (part.sampleCount() > 0) {
-                properties.put(L1Dataset.partPrefix(index), part.property(L1Dataset.SAMPLES_PREFIX, ""));
+                properties.put(L1Dataset.partPrefix(index), commit.property(part, L1Dataset.SAMPLES_PREFIX));
                 properties.put(L1Dataset.partStart(index), Long.toString(start));
                 index++;
             }

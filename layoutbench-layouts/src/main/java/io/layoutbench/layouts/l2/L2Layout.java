@@ -70,7 +70,8 @@ public final class L2Layout implements StorageLayout, SupportsModelling, Support
     @Override
     public DatasetWriter create(ObjectBackend backend, String prefix, MetadataSchema schema,
             Map<String, String> options) {
-        return new L2Writer(backend, WriteTarget.dataset(backend, NAME, prefix), schema, shardSize(options));
+        long shardSize = shardSize(options);   // options first: a bad one is named before the store is asked
+        return new L2Writer(backend, WriteTarget.dataset(backend, NAME, prefix), schema, shardSize);
     }
 
     @Override
@@ -95,7 +96,7 @@ public final class L2Layout implements StorageLayout, SupportsModelling, Support
                 L2Writer.tableSchema(job.schema())));
         properties.put(SHARD_SIZE, Long.toString(shardSize(job.options())));
         properties.put(L2Writer.SHARDS, Long.toString(commit.parts().stream()
-                .mapToLong(part -> Long.parseLong(part.property(L2Writer.SHARDS, "0"))).sum()));
+                .mapToLong(part -> commit.count(part, L2Writer.SHARDS)).sum()));
         return commit.publish(properties);
     }
 

@@ -1,7 +1,6 @@
 package io.layoutbench.layouts.l3;
 
 import io.layoutbench.api.ConfigurationException;
-import io.layoutbench.api.backend.CorruptDataException;
 import io.layoutbench.api.backend.ObjectBackend;
 import io.layoutbench.api.dataset.MetadataSchema;
 import io.layoutbench.api.layout.Dataset;
@@ -117,7 +116,8 @@ public final class L3Layout implements StorageLayout, SupportsModelling, Support
     @Override
     public DatasetWriter create(ObjectBackend backend, String prefix, MetadataSchema schema,
             Map<String, String> options) {
-        return new L3Writer(backend, WriteTarget.dataset(backend, NAME, prefix), schema, Settings.of(options));
+        Settings settings = Settings.of(options);   // options first: a bad one is named before the store is asked
+        return new L3Writer(backend, WriteTarget.dataset(backend, NAME, prefix), schema, settings);
     }
 
     @Override
@@ -145,12 +145,10 @@ public final class L3Layout implements StorageLayout, SupportsModelling, Support
         int index = 0;
         for (DatasetManifest part : commit.parts()) {
             List<ManifestObject> ofPart = new ArrayList<>();
-            int count = Integer.parseInt(part.property(L3Writer.PARTS, "0"));
+            int count = commit.count(part, L3Writer.PARTS);
             for (int i = 0; i < count; i++, index++) {
-                String key = part.property(L3Writer.partProperty(i), null);
-                ofPart.add(part.object(key == null ? "" : key).orElseThrow(() -> new CorruptDataException("The "
-                        + "manifest of a part of the l3 write to '" + job.prefix() + "' does not list its file "
-                        + key)));
+                String key = commit.property(part, L3Writer.partProperty(i));
+                ofPart.add(commit.object(part, key));
                 properties.put(L3Writer.partProperty(index), key);
                 String blobs = part.property(L3Writer.blobsProperty(i), null);
                 if (blobs != null) {

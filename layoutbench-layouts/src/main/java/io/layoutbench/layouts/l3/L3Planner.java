@@ -351,7 +351,7 @@ final class L3Planner {
             // No rows: nothing to fetch; DuckDB's filter on the metadata columns drops the row group, too.
             if (rows.length > 0) {
                 groups.add(new Group<>(candidate, metadata, rows, samples));
-                if (!paper) {
+                if (!paper && !columns.isEmpty()) {   // blob pages are located only to be read
                     pageIndexLoads.add(catalog.pageIndexes(candidate.part(), reads));
                 }
             }
