@@ -42,7 +42,7 @@ final class LayoutbenchReaderFactory implements PartitionReaderFactory {
             List<String> payload = opened.dataset().schema().payloadFields();
             List<String> fields = LayoutbenchScan.fields(required, payload);
             PreparedQuery prepared = ((SupportsPreparedQueries) opened.dataset()).prepare(Query.parse(where),
-                    new LayoutbenchScan(options, required, where).queryOptions(fields));
+                    LayoutbenchScan.queryOptions(options, fields));
             if (!prepared.resultId().equals(part.resultId())) {
                 throw new IllegalStateException("The dataset at " + options.prefix() + " changed since the scan was "
                         + "planned: planned " + part.resultId() + ", found " + prepared.resultId());

@@ -62,7 +62,7 @@ final class LayoutbenchScan implements Scan, Batch {
         try (SourceOptions.Opened opened = options.open()) {
             List<String> fields = fields(required, opened.dataset().schema().payloadFields());
             PreparedQuery prepared = ((SupportsPreparedQueries) opened.dataset()).prepare(Query.parse(where),
-                    queryOptions(fields));
+                    queryOptions(options, fields));
             List<InputPartition> partitions = new ArrayList<>();
             long start = 0;
             long bytes = 0;
@@ -82,7 +82,7 @@ final class LayoutbenchScan implements Scan, Batch {
     }
 
     /** The query options every task reads with: the payload fields asked for; no payload byte without one. */
-    QueryOptions queryOptions(List<String> fields) {
+    static QueryOptions queryOptions(SourceOptions options, List<String> fields) {
         QueryOptions base = QueryOptions.defaults().withMode(options.mode());
         return fields.isEmpty() ? base.withoutPayload() : base.withFields(fields);
     }

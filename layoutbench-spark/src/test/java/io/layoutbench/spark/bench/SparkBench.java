@@ -78,7 +78,8 @@ public final class SparkBench {
             }
         }
         System.out.println();
-        System.out.println("| layout | query | samples | tasks | Spark bytes (tasks + driver) | library bytes | ratio |");
+        System.out.println("| layout | query | samples | tasks | Spark bytes (tasks + driver) | library bytes "
+                + "| ratio |");
         System.out.println("|---|---|---:|---:|---:|---:|---:|");
         try (SparkSession spark = session(2)) {
             for (String layout : layouts) {
