@@ -3,11 +3,12 @@ package io.layoutbench.spark;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+
+import org.apache.spark.sql.connector.expressions.filter.Predicate;
 import org.apache.spark.sql.connector.read.Scan;
 import org.apache.spark.sql.connector.read.ScanBuilder;
-import org.apache.spark.sql.connector.read.SupportsPushDownFilters;
 import org.apache.spark.sql.connector.read.SupportsPushDownRequiredColumns;
-import org.apache.spark.sql.sources.Filter;
+import org.apache.spark.sql.connector.read.SupportsPushDownV2Filters;
 import org.apache.spark.sql.types.StructType;
 
 /**
@@ -15,12 +16,12 @@ import org.apache.spark.sql.types.StructType;
  * columns Spark needs (payload fields not asked for are not read). Spark still evaluates every filter on the rows
  * it gets: the translated ones select exactly, so that costs a little CPU and no bytes.
  */
-final class LayoutbenchScanBuilder implements ScanBuilder, SupportsPushDownFilters, SupportsPushDownRequiredColumns {
+final class LayoutbenchScanBuilder implements ScanBuilder, SupportsPushDownV2Filters, SupportsPushDownRequiredColumns {
 
     private final SourceOptions options;
     private final StructType schema;
     private StructType required;
-    private Filter[] pushed = new Filter[0];
+    private Predicate[] pushed = new Predicate[0];
     private final List<String> where = new ArrayList<>();
 
     LayoutbenchScanBuilder(SourceOptions options, StructType schema) {
@@ -30,21 +31,21 @@ final class LayoutbenchScanBuilder implements ScanBuilder, SupportsPushDownFilte
     }
 
     @Override
-    public Filter[] pushFilters(Filter[] filters) {
-        List<Filter> taken = new ArrayList<>();
-        for (Filter filter : filters) {
-            Optional<String> sql = SparkFilters.toSql(filter, schema);
+    public Predicate[] pushPredicates(Predicate[] predicates) {
+        List<Predicate> taken = new ArrayList<>();
+        for (Predicate predicate : predicates) {
+            Optional<String> sql = SparkPredicates.toSql(predicate, schema);
             if (sql.isPresent()) {
-                taken.add(filter);
+                taken.add(predicate);
                 where.add("(" + sql.get() + ")");
             }
         }
-        pushed = taken.toArray(Filter[]::new);
-        return filters;
+        pushed = taken.toArray(Predicate[]::new);
+        return predicates;
     }
 
     @Override
-    public Filter[] pushedFilters() {
+    public Predicate[] pushedPredicates() {
         return pushed;
     }
 

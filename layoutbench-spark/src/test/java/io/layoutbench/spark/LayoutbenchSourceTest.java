@@ -61,7 +61,8 @@ class LayoutbenchSourceTest {
     /**
      * A filter Spark hands over selects what is read: the cellos cost what the library's own query of them costs
      * (manifest, metadata, then four samples: one task), a small part of reading every sample; a read of metadata
-     * columns alone reads what the library's query without payload reads, no payload byte.
+     * columns alone reads what the library's query without payload reads, no payload byte; Q8's per-row division is
+     * evaluated in the store too.
      */
     @Test
     void pushdownIsProvenByTheBytesRead() {
@@ -84,6 +85,12 @@ class LayoutbenchSourceTest {
             assertThat(filtered).as(layout + ": the cellos, filtered in the store").isEqualTo(libraryCellos)
                     .isLessThan(all / 5);
             assertThat(metadata).as(layout + ": metadata columns only").isEqualTo(libraryNames)
+                    .isLessThan(all / 5);
+            String q8 = "CAST(width AS DOUBLE) / CAST(height AS DOUBLE) > 1.5";
+            org.apache.spark.sql.Dataset<Row> wide = LocalSpark.read(layout).filter(q8).select("filename", "data");
+            assertThat(wide.collectAsList()).isNotEmpty();
+            // Two tasks at this partition size, each coalescing its own part: about the library's bytes.
+            assertThat(LocalSpark.metric(wide, ReadMetrics.BYTES)).as(layout + ": Q8's arithmetic, in the store")
                     .isLessThan(all / 5);
         }
     }

@@ -39,7 +39,7 @@ import org.apache.spark.sql.functions;
 public final class SparkBench {
 
     private static final List<String> QUERIES = List.of("label = 'cello'", "width >= 1024 AND height >= 1024",
-            "filesize_bytes >= 500 * 1024", "TRUE");
+            "filesize_bytes >= 500 * 1024", "CAST(width AS DOUBLE) / CAST(height AS DOUBLE) > 1.5", "TRUE");
 
     /** Timed rounds of each ingest; the best is reported (these machines are noisy). */
     private static final int ROUNDS = 2;
