@@ -245,7 +245,9 @@ public final class BenchmarkRunner {
                 transfer.putClassRequests(), DatasetStore.seconds(measured.time()),
                 DatasetStore.seconds(measured.stats().timeToFirstSample()), cost.transferUsd(), cost.requestUsd(),
                 cost.computeUsd(), cost.total(), DatasetStore.seconds(predicted.time()), predicted.bytes(),
-                predicted.requests(), predicted.cost().total(), measured.memory().heapBytes(),
+                predicted.requests(), predicted.cost().total(),
+                DatasetStore.seconds(config.profile().physicalBound(measured.stats().payloadBytes())),
+                measured.memory().heapBytes(),
                 measured.memory().directBytes(), measured.memory().mappedBytes(), measured.memory().residentBytes());
     }
 }

@@ -31,6 +31,7 @@ import static java.util.Objects.requireNonNull;
  * @param predictedBytes        the cost model's D
  * @param predictedRequests     the cost model's request count
  * @param predictedCostUsd      the cost model's total cost
+ * @param boundSeconds          the physical bound of its payload on the profile (NetworkProfile.physicalBound), 0: none
  * @param peakHeapBytes         peak used heap observed during the run (whole JVM)
  * @param peakDirectBytes       peak direct buffer memory during the run (whole JVM)
  * @param peakMappedBytes       peak mapped buffer memory during the run (whole JVM)
@@ -63,6 +64,7 @@ public record RunRow(
         long predictedBytes,
         long predictedRequests,
         double predictedCostUsd,
+        double boundSeconds,
         long peakHeapBytes,
         long peakDirectBytes,
         long peakMappedBytes,
@@ -84,6 +86,14 @@ public record RunRow(
         if (!COLD.equals(run) && !WARM.equals(run)) {
             throw new IllegalArgumentException("run must be 'cold' or 'warm', got " + run);
         }
+    }
+
+    /**
+     * T over the physical bound ({@link io.layoutbench.api.network.NetworkProfile#physicalBound}: one first-byte
+     * latency plus the payload over the host's bandwidth); NaN where the profile has no bound (no simulation).
+     */
+    public double boundRatio() {
+        return boundSeconds > 0 ? seconds / boundSeconds : Double.NaN;
     }
 
     /** The layout and mode, as reports label a series: {@code l2/paper}. */

@@ -41,11 +41,13 @@ public final class Aggregates {
      * @param predictedBytes     mean predicted D
      * @param predictedRequests  mean predicted requests
      * @param predictedCostUsd   mean predicted cost
+     * @param boundSeconds       mean physical bound (0: the profile has none)
      * @param peakHeapBytes      largest peak heap
      */
     public record Cell(int reps, long samples, double seconds, double secondsStddev, double bytes, double requests,
             double transferUsd, double requestUsd, double computeUsd, double costUsd, double predictedSeconds,
-            double predictedBytes, double predictedRequests, double predictedCostUsd, long peakHeapBytes) {
+            double predictedBytes, double predictedRequests, double predictedCostUsd, double boundSeconds,
+            long peakHeapBytes) {
     }
 
     private final String run;
@@ -118,7 +120,7 @@ public final class Aggregates {
                 mean(group, r -> r.requests()), mean(group, RunRow::transferUsd), mean(group, RunRow::requestUsd),
                 mean(group, RunRow::computeUsd), mean(group, RunRow::costUsd), mean(group, RunRow::predictedSeconds),
                 mean(group, r -> r.predictedBytes()), mean(group, r -> r.predictedRequests()),
-                mean(group, RunRow::predictedCostUsd),
+                mean(group, RunRow::predictedCostUsd), mean(group, RunRow::boundSeconds),
                 group.stream().mapToLong(RunRow::peakHeapBytes).max().orElse(0));
     }
 

@@ -66,6 +66,8 @@ public final class Columns {
             new Column<>("predicted_bytes", RunRow::predictedBytes),
             new Column<>("predicted_requests", RunRow::predictedRequests),
             new Column<>("predicted_cost_usd", RunRow::predictedCostUsd),
+            new Column<>("bound_seconds", RunRow::boundSeconds),
+            new Column<>("bound_ratio", RunRow::boundRatio),
             new Column<>("peak_heap_bytes", RunRow::peakHeapBytes),
             new Column<>("peak_direct_bytes", RunRow::peakDirectBytes),
             new Column<>("peak_mapped_bytes", RunRow::peakMappedBytes),

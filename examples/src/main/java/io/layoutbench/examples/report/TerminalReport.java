@@ -47,8 +47,8 @@ public final class TerminalReport {
     public static String queryTable(Aggregates aggregates) {
         boolean repeated = aggregates.queries().stream().anyMatch(q -> aggregates.series().stream()
                 .map(s -> aggregates.cell(q, s)).anyMatch(c -> c != null && c.reps() > 1));
-        TextTable table = new TextTable("Query", "Layout/mode", "Samples", "T (s)", "T pred", "D (MB)", "D pred",
-                "Requests", "Req pred", "C ($)", "C pred");
+        TextTable table = new TextTable("Query", "Layout/mode", "Samples", "T (s)", "T pred", "Bound", "T/bound",
+                "D (MB)", "D pred", "Requests", "Req pred", "C ($)", "C pred");
         boolean first = true;
         for (String query : aggregates.queries()) {
             if (!first) {
@@ -63,6 +63,9 @@ public final class TerminalReport {
                 }
                 String time = seconds(cell.seconds()) + (repeated ? " ± " + seconds(cell.secondsStddev()) : "");
                 table.row(label, series, cell.samples(), time, seconds(cell.predictedSeconds()),
+                        cell.boundSeconds() > 0 ? seconds(cell.boundSeconds()) : "-",
+                        cell.boundSeconds() > 0 ? String.format(java.util.Locale.ROOT, "%.2f",
+                                cell.seconds() / cell.boundSeconds()) : "-",
                         megabytes(cell.bytes()), megabytes(cell.predictedBytes()), count(cell.requests()),
                         count(cell.predictedRequests()), dollars(cell.costUsd()), dollars(cell.predictedCostUsd()));
                 label = "";

@@ -26,8 +26,8 @@ class BenchReportSchemaTest {
     /** The fields every row must have, as documented in docs/CLI.md. */
     static final List<String> REQUIRED_ROW_FIELDS = List.of("layout", "mode", "query", "scale", "profile",
             "backend", "run", "rep", "samples", "payload_bytes", "bytes", "requests", "seconds", "cost_usd",
-            "predicted_seconds", "predicted_bytes", "predicted_requests", "predicted_cost_usd", "peak_heap_bytes",
-            "peak_direct_bytes", "peak_mapped_bytes", "peak_rss_bytes");
+            "predicted_seconds", "predicted_bytes", "predicted_requests", "predicted_cost_usd", "bound_seconds",
+            "bound_ratio", "peak_heap_bytes", "peak_direct_bytes", "peak_mapped_bytes", "peak_rss_bytes");
 
     static final List<String> REQUIRED_INGEST_FIELDS = List.of("layout", "dataset", "backend", "prefix", "reused",
             "samples", "payload_bytes", "stored_bytes", "objects", "seconds", "bytes", "requests", "put_requests",
@@ -35,8 +35,8 @@ class BenchReportSchemaTest {
 
     static final String CSV_HEADER = "layout,mode,query,scale,profile,backend,run,rep,samples,payload_bytes,bytes,"
             + "requests,get_requests,put_requests,seconds,first_sample_seconds,transfer_usd,request_usd,compute_usd,"
-            + "cost_usd,predicted_seconds,predicted_bytes,predicted_requests,predicted_cost_usd,peak_heap_bytes,"
-            + "peak_direct_bytes,peak_mapped_bytes,peak_rss_bytes,sql";
+            + "cost_usd,predicted_seconds,predicted_bytes,predicted_requests,predicted_cost_usd,bound_seconds,"
+            + "bound_ratio,peak_heap_bytes,peak_direct_bytes,peak_mapped_bytes,peak_rss_bytes,sql";
 
     @TempDir
     static Path dir;

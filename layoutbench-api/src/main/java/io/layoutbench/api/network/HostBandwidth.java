@@ -101,6 +101,30 @@ public record HostBandwidth(double baselineBytesPerSecond, double burstBytesPerS
         return (burstBytesPerSecond - baselineBytesPerSecond) * burstDuration.toNanos() / 1e9;
     }
 
+    /**
+     * Seconds this host takes to receive {@code bytes} with a full credit bucket, however many connections carry them:
+     * at the burst rate while the bucket lasts, then at the baseline. Zero for an unlimited host.
+     *
+     * <pre>{@code
+     * double s = NetworkProfiles.get("t3.medium").host().transferSeconds(204e6);   // 204 MB at 5 Gbps: 0.326 s
+     * }</pre>
+     */
+    public double transferSeconds(double bytes) {
+        if (!(bytes >= 0)) {
+            throw new IllegalArgumentException("bytes must be >= 0, got " + bytes);
+        }
+        if (isUnlimited() || bytes == 0) {
+            return 0;
+        }
+        if (!bursts()) {
+            return bytes / baselineBytesPerSecond;
+        }
+        double burstSeconds = burstDuration.toNanos() / 1e9;
+        double atBurst = burstBytesPerSecond * burstSeconds;
+        return bytes <= atBurst ? bytes / burstBytesPerSecond
+                : burstSeconds + (bytes - atBurst) / baselineBytesPerSecond;
+    }
+
     /** This host limited to its baseline: what a long benchmark sees once the credit is spent. */
     public HostBandwidth withoutBurst() {
         return sustained(baselineBytesPerSecond);

@@ -85,6 +85,26 @@ public record NetworkProfile(
         }
     }
 
+    /**
+     * The physical bound of a read of {@code payloadBytes}: one first-byte latency, then the payload over the host's
+     * bandwidth ({@link HostBandwidth#transferSeconds}, a full credit bucket), with every request in flight at once.
+     * No retrieval of that payload on this profile can be faster (the median latency; jitter aside); how far a query
+     * stays above it says what its requests and their concurrency cost. Zero for an unlimited profile.
+     *
+     * <pre>{@code
+     * Duration bound = NetworkProfiles.get("t3.medium").physicalBound(204_000_000L);   // 30 ms + 0.326 s
+     * }</pre>
+     */
+    public Duration physicalBound(long payloadBytes) {
+        if (payloadBytes < 0) {
+            throw new IllegalArgumentException("payloadBytes must be >= 0, got " + payloadBytes);
+        }
+        if (isUnlimited()) {
+            return Duration.ZERO;
+        }
+        return firstByteLatency.plusNanos(Math.round(host.transferSeconds(payloadBytes) * 1e9));
+    }
+
     /** Bytes per second in {@code gigabits} Gbps (10^9 bits per second, as EC2 quotes bandwidth). */
     public static double gbps(double gigabits) {
         return gigabits * 1e9 / 8;

@@ -10,6 +10,25 @@ import org.junit.jupiter.api.Test;
 
 class NetworkProfileTest {
 
+    /** The physical bound: one latency plus the payload over the host, at burst rate while a full bucket lasts. */
+    @Test
+    void aPayloadsPhysicalBoundIsOneLatencyPlusItsBytesOverTheHost() {
+        NetworkProfile t3 = NetworkProfiles.get("t3.medium");
+        // Issue 15's Q8 at mini: 204 MB on t3.medium, 30 ms + 204 MB / 5 Gbps = 0.357 s.
+        assertThat(t3.physicalBound(204_000_000L).toNanos() / 1e9).isCloseTo(0.030 + 204e6 / 625e6,
+                within(1e-6));
+        assertThat(t3.physicalBound(0)).isEqualTo(Duration.ofMillis(30));
+        // Past the bucket (5 Gbps for 5 minutes), the baseline: 0.256 Gbps.
+        double burstBytes = NetworkProfile.gbps(5) * 300;
+        double more = 1e9;
+        assertThat(t3.host().transferSeconds(burstBytes + more)).isCloseTo(300 + more / NetworkProfile.gbps(0.256),
+                within(1e-6));
+        assertThat(NetworkProfiles.get("c8gb.large").physicalBound(2_500_000_000L).toNanos() / 1e9)
+                .as("sustained 20 Gbps").isCloseTo(0.030 + 1.0, within(1e-6));
+        assertThat(NetworkProfiles.get("none").physicalBound(1L << 40)).isEqualTo(Duration.ZERO);
+        assertThatThrownBy(() -> t3.physicalBound(-1)).isInstanceOf(IllegalArgumentException.class);
+    }
+
     private static final NetworkProfile VALID = new NetworkProfile("valid", Duration.ofMillis(30), 0.5,
             50e6, HostBandwidth.sustained(1e9), Duration.ofMillis(5), 50, 0.1);
 
