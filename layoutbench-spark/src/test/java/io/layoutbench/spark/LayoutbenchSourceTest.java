@@ -8,7 +8,6 @@ import io.layoutbench.api.layout.Dataset;
 import io.layoutbench.api.layout.QueryOptions;
 import io.layoutbench.api.layout.SampleStream;
 import io.layoutbench.api.layout.StorageLayouts;
-import io.layoutbench.api.metrics.QueryMetrics;
 import io.layoutbench.api.predicate.Query;
 import io.layoutbench.evaluation.paper.PaperQueries;
 import io.layoutbench.evaluation.paper.PaperQuery;
@@ -95,18 +94,9 @@ class LayoutbenchSourceTest {
         }
     }
 
-    /**
-     * Bytes the library's query {@code where} of the tiny dataset in {@code layout} receives, from opening the
-     * dataset (its manifest) to the last sample: what one task does.
-     */
+    /** Bytes the library's query {@code where} of the tiny dataset in {@code layout} receives: one task's read. */
     private static long libraryBytes(String layout, String where, QueryOptions options) {
-        QueryMetrics total = new QueryMetrics();
-        try (ObjectBackend backend = MeteredBackend.over(ObjectBackends.open(LocalSpark.backend()), total);
-                Dataset dataset = StorageLayouts.get(layout).open(backend, "tiny/" + layout);
-                SampleStream samples = dataset.query(Query.parse(where), options)) {
-            samples.forEachRemaining(sample -> { });
-        }
-        return total.snapshot().bytesReceived();
+        return SparkBenchSupport.libraryBytes(LocalSpark.backend(), layout, "tiny/" + layout, where, options);
     }
 
     private static long payloadBytes(String layout) {

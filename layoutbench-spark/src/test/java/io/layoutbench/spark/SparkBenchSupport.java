@@ -22,6 +22,20 @@ public final class SparkBenchSupport {
         return MeteredBackend.over(ObjectBackends.open(uri), total);
     }
 
+    /**
+     * Bytes the library's query {@code where} of the dataset at {@code prefix} receives, from opening the dataset
+     * (its manifest) to the last sample: what one Spark task of the same read does.
+     */
+    public static long libraryBytes(String uri, String layout, String prefix, String where, QueryOptions options) {
+        QueryMetrics total = new QueryMetrics();
+        try (ObjectBackend backend = metered(uri, total);
+                Dataset dataset = StorageLayouts.get(layout).open(backend, prefix);
+                io.layoutbench.api.layout.SampleStream samples = dataset.query(Query.parse(where), options)) {
+            samples.forEachRemaining(sample -> { });
+        }
+        return total.snapshot().bytesReceived();
+    }
+
     /** Bytes the scans of {@code executed} (run) received in their tasks. */
     public static long bytesRead(org.apache.spark.sql.Dataset<Row> executed) {
         return LocalSpark.metric(executed, ReadMetrics.BYTES);

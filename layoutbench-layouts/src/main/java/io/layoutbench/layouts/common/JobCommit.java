@@ -158,8 +158,8 @@ public final class JobCommit {
     public String mergeTables(String relative, String keyProperty, ParquetTableSchema tableSchema) {
         LocalTable table = LocalTable.create("layoutbench-merge-", tableSchema);
         try {
-            UniqueSampleNames names = new UniqueSampleNames(SampleKeys.of(job.schema()));
             SampleKeys keys = SampleKeys.of(job.schema());
+            UniqueSampleNames names = new UniqueSampleNames(keys);
             long position = 0;
             for (DatasetManifest part : parts) {
                 ManifestObject object = tableOf(part, keyProperty);

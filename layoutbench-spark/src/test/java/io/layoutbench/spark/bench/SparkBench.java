@@ -6,10 +6,7 @@ import io.layoutbench.api.dataset.Sample;
 import io.layoutbench.api.layout.DatasetSummary;
 import io.layoutbench.api.layout.DatasetWriter;
 import io.layoutbench.api.layout.QueryOptions;
-import io.layoutbench.api.layout.SampleStream;
 import io.layoutbench.api.layout.StorageLayouts;
-import io.layoutbench.api.metrics.QueryMetrics;
-import io.layoutbench.api.predicate.Query;
 import io.layoutbench.datasets.ingest.ImageFolderSource;
 import io.layoutbench.datasets.synthetic.ImageNetScale;
 import io.layoutbench.spark.SparkBenchSupport;
@@ -94,7 +91,8 @@ public final class SparkBench {
                     long samples = counted.collectAsList().get(0).getLong(0);
                     long tasks = SparkBenchSupport.bytesRead(counted);
                     long driver = SparkBenchSupport.planningBytes(backend, layout, "spark/" + layout, where);
-                    long library = libraryBytes(backend, layout, "spark/" + layout, where);
+                    long library = SparkBenchSupport.libraryBytes(backend, layout, "spark/" + layout, where,
+                            QueryOptions.defaults().withFields(List.of(Sample.DATA)));
                     System.out.printf(Locale.ROOT, "| %s | `%s` | %,d | %d | %,d + %,d | %,d | %.3f |%n", layout,
                             where, samples, read.rdd().getNumPartitions(), tasks, driver, library,
                             (tasks + driver) / (double) library);
@@ -160,18 +158,6 @@ public final class SparkBench {
                 .config("spark.ui.enabled", "false").config("spark.driver.host", "127.0.0.1")
                 .config("spark.driver.bindAddress", "127.0.0.1").config("spark.sql.adaptive.enabled", "false")
                 .getOrCreate();
-    }
-
-    /** Bytes the library's query receives, from opening the dataset to the last sample. */
-    private static long libraryBytes(String backend, String layout, String prefix, String where) {
-        QueryMetrics total = new QueryMetrics();
-        try (ObjectBackend store = SparkBenchSupport.metered(backend, total);
-                io.layoutbench.api.layout.Dataset dataset = StorageLayouts.get(layout).open(store, prefix);
-                SampleStream samples = dataset.query(Query.parse(where), QueryOptions.defaults().withFields(
-                        List.of(Sample.DATA)))) {
-            samples.forEachRemaining(sample -> { });
-        }
-        return total.snapshot().bytesReceived();
     }
 
     private static long folderBytes(Path folder) throws IOException {
