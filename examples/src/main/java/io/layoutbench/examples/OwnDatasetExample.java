@@ -22,7 +22,6 @@ import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Iterator;
 import java.util.List;
@@ -32,7 +31,8 @@ import java.util.stream.Stream;
 /**
  * A dataset of your own shape: samples with several payload fields (a clip and its transcript), a query that reads
  * only the transcripts, the same tar shards indexed in place as WebDataset shards, and a large field read in part.
- * Everything goes to a temporary directory through the {@code file:} backend.
+ * Everything goes through the {@code file:} backend to the directory given as the argument (kept), else to a
+ * temporary one deleted at the end.
  *
  * <p>Run it from an IDE, or: {@code mvn -q -pl examples -am compile exec:java
  * -Dexec.mainClass=io.layoutbench.examples.OwnDatasetExample}.
@@ -43,8 +43,8 @@ public final class OwnDatasetExample {
     }
 
     public static void main(String[] args) throws IOException {
-        Path directory = Files.createTempDirectory("layoutbench-own-dataset");
-        try (ObjectBackend backend = ObjectBackends.open("file:" + directory.toAbsolutePath())) {
+        try (ExampleDirectory directory = ExampleDirectory.of(args, "layoutbench-own-dataset");
+                ObjectBackend backend = ObjectBackends.open("file:" + directory.path())) {
             // 1. Twenty speech clips, each a WAV file and its transcript: two payload fields, "wav" and "txt".
             SyntheticSpeech clips = SyntheticSpeech.of(SpeechScale.TINY, 42L, false);
             try (DatasetWriter writer = StorageLayouts.get("l2").create(backend, "speech/l2", clips.schema(),
@@ -85,7 +85,7 @@ public final class OwnDatasetExample {
 
             // 4. A large field, read in part: a 96 MiB "video" stored with its caption; the query returns the video
             //    as a lazily read blob, and a 1 MiB read of it is one ranged GET of 1 MiB.
-            Path video = directory.resolve("lecture.mp4");
+            Path video = directory.path().resolve("lecture.mp4");
             try (RandomAccessFile file = new RandomAccessFile(video.toFile(), "rw")) {
                 file.setLength(96L << 20);   // sparse: no memory, little disk
             }

@@ -20,16 +20,15 @@ import io.layoutbench.datasets.synthetic.ImageNetScale;
 import io.layoutbench.datasets.synthetic.SyntheticImageNet;
 
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.stream.Stream;
 
 /**
  * The shortest path through the library: generate the tiny synthetic ImageNet (1,030 samples, about 113 MB), write
- * it into layout L2 (tar shards) in a temporary directory, fetch every cello by metadata predicate, and print what
- * the query read next to what the cost model predicted for an EC2 t3.medium client.
+ * it into layout L2 (tar shards) in a directory, fetch every cello by metadata predicate, and print what the query
+ * read next to what the cost model predicted for an EC2 t3.medium client. The directory is the argument if one is
+ * given (the dataset is kept there), else a temporary one deleted at the end.
  *
  * <p>Run it from an IDE, or: {@code mvn -q -pl examples -am compile exec:java
  * -Dexec.mainClass=io.layoutbench.examples.Quickstart}.
@@ -40,11 +39,11 @@ public final class Quickstart {
     }
 
     public static void main(String[] args) throws IOException {
-        Path directory = Files.createTempDirectory("layoutbench-quickstart");
         SyntheticImageNet tiny = SyntheticImageNet.of(ImageNetScale.TINY, 42L, false);
         StorageLayout l2 = StorageLayouts.get("l2");
 
-        try (ObjectBackend backend = ObjectBackends.open("file:" + directory.toAbsolutePath())) {
+        try (ExampleDirectory directory = ExampleDirectory.of(args, "layoutbench-quickstart");
+                ObjectBackend backend = ObjectBackends.open("file:" + directory.path())) {
             // 1. Ingest: samples stream through the writer one at a time; the manifest is written last.
             DatasetSummary summary;
             try (DatasetWriter writer = l2.create(backend, "imagenet-tiny/l2", tiny.schema(),
@@ -84,7 +83,7 @@ public final class Quickstart {
                 System.out.printf("On a t3.medium against S3 (cold): %.3f s, %d bytes, %d requests, $%.7f%n",
                         cold.time().toNanos() / 1e9, cold.bytes(), cold.requests(), cold.cost().total());
             }
+            System.out.println("Dataset in " + directory);
         }
-        System.out.println("Dataset left in " + directory + " (delete it when done).");
     }
 }

@@ -21,8 +21,6 @@ import io.layoutbench.s3.embedded.EmbeddedS3Server;
 
 import java.io.IOException;
 import java.net.URI;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -33,8 +31,8 @@ import java.util.stream.Stream;
  * three of the paper's queries in both retrieval modes, printing the real requests and bytes each one sent: ranged
  * GETs of single samples against whole row groups, or only the pages needed.
  *
- * <p>With no argument it starts an S3 server inside this process (s3proxy over a temporary directory), so it runs
- * anywhere. With an argument {@code s3://bucket/prefix} it uses that bucket; credentials and region come from the
+ * <p>With no argument it starts an S3 server inside this process (s3proxy over a temporary directory, deleted at the
+ * end), so it runs anywhere. With an argument {@code s3://bucket/prefix} it uses that bucket; credentials and region come from the
  * AWS SDK's default chain (environment, {@code ~/.aws}, instance profile), and further arguments
  * {@code key=value} are S3 backend properties ({@code region=eu-west-1}, {@code endpoint=https://...}). It writes
  * about 230 MB under the prefix and leaves them there.
@@ -46,10 +44,10 @@ public final class S3Example {
 
     public static void main(String[] args) throws IOException {
         if (args.length == 0) {
-            Path storage = Files.createTempDirectory("layoutbench-s3-example");
-            try (EmbeddedS3Server server = EmbeddedS3Server.start(storage)) {
+            try (ExampleDirectory storage = ExampleDirectory.temporary("layoutbench-s3-example");
+                    EmbeddedS3Server server = EmbeddedS3Server.start(storage.path())) {
                 server.createBucket("datasets");
-                System.out.println("Embedded S3 server at " + server.endpoint() + ", buckets under " + storage);
+                System.out.println("Embedded S3 server at " + server.endpoint() + ", buckets under " + storage.path());
                 run(URI.create("s3://datasets/imagenet-tiny"), server.backendProperties());
             }
         } else {

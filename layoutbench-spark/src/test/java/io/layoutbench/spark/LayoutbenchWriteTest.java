@@ -23,6 +23,7 @@ import org.apache.spark.TaskContext;
 import org.apache.spark.api.java.function.MapFunction;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.catalyst.encoders.RowEncoder;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /** DataFrames written as layoutbench datasets by Spark tasks: round trips, retries, failures, other readers. */
@@ -39,6 +40,14 @@ class LayoutbenchWriteTest {
             writer = writer.option("shard-size", "4MB");   // a layout option: several shards a task
         }
         writer.save(prefix);
+    }
+
+    /** Each test writes below a prefix of its own; deleted after it, as the datasets take up to 0.5 GB. */
+    @AfterEach
+    void deleteWhatTheTestWrote() {
+        for (String prefix : List.of("roundtrip", "retried", "failed", "whole", "duck")) {
+            LocalSpark.deleteBelow(prefix);
+        }
     }
 
     /** Every key below {@code prefix} in the test backend. */

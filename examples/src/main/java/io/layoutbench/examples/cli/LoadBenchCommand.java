@@ -22,14 +22,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.Comparator;
 import java.util.HashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
-import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.zip.CRC32C;
 import picocli.CommandLine.Command;
@@ -38,6 +35,7 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
+import org.apache.commons.io.file.PathUtils;
 
 /**
  * {@code layoutbench load bench}: the data loader measured side by side with what it replaces and across its knobs,
@@ -400,7 +398,7 @@ final class LoadBenchCommand implements Callable<Integer> {
                 }
             }
         } finally {
-            deleteTree(root);
+            deleteCache(root);
         }
         out.println();
     }
@@ -430,13 +428,9 @@ final class LoadBenchCommand implements Callable<Integer> {
         return max;
     }
 
-    private static void deleteTree(Path root) {
-        try (var paths = Files.walk(root)) {
-            Set<Path> all = new LinkedHashSet<>();
-            paths.sorted(Comparator.reverseOrder()).forEach(all::add);
-            for (Path path : all) {
-                Files.deleteIfExists(path);
-            }
+    private static void deleteCache(Path root) {
+        try {
+            PathUtils.deleteDirectory(root);
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot delete the bench's cache " + root + ": " + e.getMessage(), e);
         }

@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Random;
 
+import org.apache.commons.io.file.PathUtils;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -63,7 +64,7 @@ class FacCommandsTest {
     void aNodeThatCannotBeOpenedBlocksOnlyWhatNeedsIt() throws Exception {
         assertThat(fac("fail", "--node", "1").exitCode()).isZero();
         Path broken = dir.resolve("n2");
-        deleteTree(broken);
+        PathUtils.deleteDirectory(broken);
         Files.writeString(broken, "not a directory");
         String warning = "Warning: node 2 (" + broken.toUri() + ") unavailable: ";
 
@@ -98,13 +99,5 @@ class FacCommandsTest {
         all[5] = "RS(4,2)";
         System.arraycopy(args, 0, all, 6, args.length);
         return CliRunner.run(all);
-    }
-
-    private static void deleteTree(Path root) throws Exception {
-        try (var paths = Files.walk(root)) {
-            for (Path path : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
-                Files.delete(path);
-            }
-        }
     }
 }

@@ -17,8 +17,10 @@ import io.layoutbench.fusion.codec.ErasureCodecs;
 import io.layoutbench.fusion.coding.ObjectSource;
 
 import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.ByteBuffer;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.stream.Stream;
@@ -271,6 +273,26 @@ public final class FacBackend implements ObjectBackend {
         } catch (RuntimeException e) {
             metrics.onRequestFailed(RequestKind.PUT);
             throw e;
+        }
+    }
+
+    /**
+     * Stores the file at {@code file} as {@code key}, coded from the file itself: a stream's bytes are first copied
+     * to a spool (in memory or a temporary file of the object's size), as the coder reads its source at random, and
+     * a file needs no copy.
+     */
+    @Override
+    public void put(String key, Path file) {
+        requireNonNull(file, "file is null");
+        ObjectSource source;
+        try {
+            source = ObjectSource.of(file);
+        } catch (UncheckedIOException e) {
+            throw new UncheckedIOException("Cannot read " + file + " to store it as " + key + " in " + uri(),
+                    e.getCause());
+        }
+        try (source) {
+            put(key, source);
         }
     }
 

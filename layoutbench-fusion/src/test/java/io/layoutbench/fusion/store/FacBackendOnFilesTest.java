@@ -101,6 +101,27 @@ class FacBackendOnFilesTest {
         assertThat(failures).isGreaterThan(10);
     }
 
+    /**
+     * A stream is copied to a spool before it is coded (the coder reads at random); a file is coded from the file
+     * itself. With a memory spool one byte short of the object (room for a stripe's parity, not for the object) and
+     * a spool directory that cannot be created, a stream put fails and a file put of the same bytes stores them.
+     */
+    @Test
+    void aFileIsCodedFromTheFileWithNoSpooledCopy() throws Exception {
+        Path notADirectory = java.nio.file.Files.write(root.resolve("a-file"), new byte[1]);
+        Path source = java.nio.file.Files.write(root.resolve("table.parquet"), TABLE);
+        try (FacBackend noSpool = FacBackend.create(nodes, FacOptions.builder().checksumUnit(8 << 10)
+                .memorySpoolLimit(TABLE.length - 1).tempDirectory(notADirectory.resolve("spools")).build(), true)) {
+            assertThatThrownBy(() -> noSpool.put("streamed", new java.io.ByteArrayInputStream(TABLE), TABLE.length))
+                    .hasMessageContaining("Cannot create a temporary file");
+
+            noSpool.put("from-file", source);
+
+            assertThat(FacBackendFailureTest.bytes(noSpool.readAll("from-file"))).isEqualTo(TABLE);
+            assertThat(noSpool.exists("streamed")).isFalse();
+        }
+    }
+
     private void corrupt(FacManifest.Block block) {
         String blockKey = "blocks/" + KEY + ".fac/" + manifest.generation() + "-s" + block.stripe() + "-b"
                 + block.index();

@@ -20,11 +20,10 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
+import org.apache.commons.io.file.PathUtils;
 import org.duckdb.DuckDBAppender;
 import org.duckdb.DuckDBConnection;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -115,9 +114,7 @@ public class PaperPredicateBenchmark {
         countStatement.close();
         rowIdStatement.close();
         duckDb.close();
-        try (Stream<Path> paths = Files.walk(duckDbHome)) {
-            paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        }
+        PathUtils.deleteDirectory(duckDbHome);
     }
 
     @Benchmark

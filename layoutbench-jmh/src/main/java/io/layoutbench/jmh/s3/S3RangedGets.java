@@ -10,10 +10,8 @@ import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
-import java.util.stream.Stream;
 
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
@@ -23,6 +21,7 @@ import software.amazon.awssdk.core.checksums.ResponseChecksumValidation;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3AsyncClient;
 import software.amazon.awssdk.services.s3.model.GetObjectRequest;
+import org.apache.commons.io.file.PathUtils;
 
 /**
  * An embedded S3 server (s3proxy on loopback) holding one 32 MiB object, and two ways to GET 100 KB ranges of it:
@@ -110,8 +109,6 @@ final class S3RangedGets implements AutoCloseable {
         client.close();
         backend.close();
         server.close();
-        try (Stream<Path> paths = Files.walk(dir)) {
-            paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        }
+        PathUtils.deleteDirectory(dir);
     }
 }

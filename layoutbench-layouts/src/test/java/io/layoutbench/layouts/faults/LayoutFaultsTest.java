@@ -113,6 +113,10 @@ class LayoutFaultsTest {
             stored = listing.count();
         }
         assertThat(stored).isEqualTo(dataset.summary().objectCount());
+        crashed.close();   // only to delete its local temporary files (a dead process leaves them to the OS)
+        try (Stream<ObjectInfo> listing = backend.list("ds/")) {
+            assertThat(listing.count()).as("closing the dropped writer after the rerun").isEqualTo(stored);
+        }
     }
 
     @ParameterizedTest

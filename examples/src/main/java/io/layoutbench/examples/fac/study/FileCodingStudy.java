@@ -20,13 +20,13 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
+import org.apache.commons.io.FileUtils;
 
 /**
  * The Fusion paper's study of real Parquet files (its Figures 4a, 4d, 16b and 16c) on any Parquet files: how many
@@ -230,7 +230,7 @@ public final class FileCodingStudy {
             fac.put("object.parquet", file);
             return (System.nanoTime() - started) / 1e6;
         } finally {
-            deleteTree(root);
+            FileUtils.deleteQuietly(root.toFile());   // scratch space: what is left, the OS cleans
         }
     }
 
@@ -239,14 +239,6 @@ public final class FileCodingStudy {
         for (int i = 0; i < 200; i++) {
             StripeConstructors.fac().construct(sizes, 6);
             StripeConstructors.facRefined().construct(sizes, 6);
-        }
-    }
-
-    private static void deleteTree(Path root) {
-        try (Stream<Path> paths = Files.walk(root)) {
-            paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        } catch (IOException e) {
-            // scratch space: left for the OS
         }
     }
 
