@@ -90,7 +90,10 @@ public final class Advisor {
         }
     }
 
-    /** An advisor for {@code data}: t3.medium, S3 Standard prices, 64 requests in flight, every modelled layout. */
+    /**
+     * An advisor for {@code data}: t3.medium, S3 Standard prices, as many requests in flight as fill the link (at
+     * most 1024), every modelled layout.
+     */
     public static Builder builder(DatasetMetadata data) {
         return new Builder(data);
     }
@@ -344,7 +347,7 @@ public final class Advisor {
             return this;
         }
 
-        /** Requests in flight per query (default 64). */
+        /** Most requests in flight per query (default 1024; a query runs as many as fill its link). */
         public Builder concurrency(int concurrency) {
             if (concurrency < 1) {
                 throw new IllegalArgumentException("concurrency must be at least 1, got " + concurrency);

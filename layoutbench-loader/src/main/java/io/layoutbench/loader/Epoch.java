@@ -2,6 +2,7 @@ package io.layoutbench.loader;
 
 import io.layoutbench.api.dataset.Sample;
 import io.layoutbench.api.layout.PreparedQuery;
+import io.layoutbench.api.layout.QueryOptions;
 import io.layoutbench.api.layout.ResultRange;
 import io.layoutbench.api.layout.SampleStream;
 import io.layoutbench.api.metrics.MetricsSnapshot;
@@ -371,11 +372,13 @@ public final class Epoch implements java.util.Iterator<List<Sample>>, AutoClosea
 
     /**
      * Opens reads of the next blocks while the read-ahead budget holds them (one always), and no more than the
-     * query's concurrency (each read sends one request at least): enough blocks in flight to fill the network's
-     * bandwidth-delay product whatever their size, without reading further ahead than asked.
+     * reads the query keeps in flight for blocks of that size ({@link QueryOptions#readsInFlight}; each read sends
+     * one request at least): enough blocks in flight to fill the network's bandwidth-delay product whatever their
+     * size, without reading further ahead than asked.
      */
     private void fillReads() {
-        while (nextRange < share.size() && open.size() < prepared.options().maxConcurrency()
+        while (nextRange < share.size()
+                && open.size() < prepared.options().readsInFlight(Math.max(1, estimate(nextRange)))
                 && (open.isEmpty() || openBytes + estimate(nextRange) <= settings.prefetchBytes())) {
             ResultRange range = share.get(nextRange);
             ResultRange piece = new ResultRange(range.from() + nextRangeOffset, range.to());

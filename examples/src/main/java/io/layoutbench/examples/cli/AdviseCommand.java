@@ -117,7 +117,9 @@ final class AdviseCommand implements Callable<Integer> {
     List<String> layoutNames = new ArrayList<>();
 
     @Option(names = "--concurrency", paramLabel = "N", defaultValue = "" + QueryOptions.DEFAULT_MAX_CONCURRENCY,
-            description = "Requests in flight per query. Default: ${DEFAULT-VALUE}.")
+            description = "Most requests in flight per query: a cap; a query keeps as many in flight as fill the"
+                    + " profile's link with its reads, within its byte budget and the profile's connection pool."
+                    + " Default: ${DEFAULT-VALUE}.")
     int concurrency;
 
     @Option(names = "--transfer-usd-per-gb", paramLabel = "USD", defaultValue = "0.09",

@@ -106,7 +106,9 @@ final class BenchCommand implements Callable<Integer> {
     int reps;
 
     @Option(names = "--concurrency", paramLabel = "N", defaultValue = "" + QueryOptions.DEFAULT_MAX_CONCURRENCY,
-            description = "Requests in flight per query. Default: ${DEFAULT-VALUE}.")
+            description = "Most requests in flight per query: a cap; a query keeps as many in flight as fill the"
+                    + " profile's link with its reads, within its byte budget and the profile's connection pool."
+                    + " Default: ${DEFAULT-VALUE}.")
     int concurrency;
 
     @Option(names = "--order", paramLabel = "ORDER", defaultValue = "dataset",

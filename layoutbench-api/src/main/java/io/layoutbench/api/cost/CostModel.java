@@ -80,8 +80,9 @@ public final class CostModel {
     /**
      * Predicts a query from its plan, with the concurrency, byte budget and network of {@code options}.
      *
-     * <p>Data reads run {@link #effectiveConcurrency} at a time: the query's concurrency, lowered when its byte
-     * budget cannot hold that many reads of the plan's (byte-weighted) typical size. Latency is the mean of the
+     * <p>Data reads run {@link #effectiveConcurrency} at a time: as many as retrieval keeps in flight for reads of
+     * the plan's (byte-weighted) typical size, {@link QueryOptions#readsInFlight}: enough to fill the link, within
+     * the connection pool, the query's cap and its byte budget. Latency is the mean of the
      * profile's lognormal first-byte latency, {@code median x exp(sigma^2 / 2)}: with many requests in flight
      * their total wait is what counts, and the tail raises the mean above the median. The client's own work
      * ({@link #clientWork()}: checking the payload, and on a cold client decoding the metadata) is added.
@@ -102,8 +103,7 @@ public final class CostModel {
             time = NetworkModel.predict(meanLatency, sizes(plan.metadataRequests()), perRound);
         }
         if (!plan.dataRequests().isEmpty()) {
-            int concurrency = effectiveConcurrency(plan.dataRequests(), options.maxConcurrency(),
-                    options.maxBufferedBytes());
+            int concurrency = effectiveConcurrency(plan.dataRequests(), options);
             time = time.plus(NetworkModel.predict(meanLatency, sizes(plan.dataRequests()), concurrency));
         }
         long metadataBytes = cold ? plan.metadataRequests().stream().mapToLong(PlannedRequest::bytes).sum() : 0;
@@ -120,23 +120,12 @@ public final class CostModel {
     }
 
     /**
-     * Reads in flight at once: {@code maxConcurrency}, or fewer when {@code maxBufferedBytes} holds fewer reads of
-     * the typical size (weighted by bytes, so one 64 MB row group among small reads counts as what it is); at
-     * least one.
+     * Reads in flight at once for {@code requests}: {@link QueryOptions#readsInFlight} of their typical size,
+     * weighted by bytes (so one 64 MB row group among small reads counts as what it is); the query's cap when they
+     * carry no bytes.
      */
-    public static int effectiveConcurrency(List<PlannedRequest> requests, int maxConcurrency, long maxBufferedBytes) {
-        double sum = 0;
-        double sumOfSquares = 0;
-        for (PlannedRequest request : requests) {
-            sum += request.bytes();
-            sumOfSquares += (double) request.bytes() * request.bytes();
-        }
-        if (sum == 0) {
-            return maxConcurrency;
-        }
-        double typical = sumOfSquares / sum;
-        long fits = (long) Math.floor(maxBufferedBytes / typical);
-        return (int) Math.max(1, Math.min(maxConcurrency, fits));
+    public static int effectiveConcurrency(List<PlannedRequest> requests, QueryOptions options) {
+        return options.readsInFlight(requests.stream().mapToLong(PlannedRequest::bytes));
     }
 
     private static List<Long> sizes(List<PlannedRequest> requests) {

@@ -7,6 +7,7 @@ import io.layoutbench.api.dataset.PayloadFields;
 import io.layoutbench.api.network.NetworkProfile;
 import io.layoutbench.api.network.NetworkProfiles;
 import java.util.List;
+import java.util.stream.LongStream;
 
 /**
  * How to run one query: retrieval mode, how many requests may be in flight, result order, and how to decide when
@@ -37,7 +38,8 @@ import java.util.List;
  * }</pre>
  *
  * @param mode             paper or optimized retrieval
- * @param maxConcurrency   requests in flight at most, at least 1 (default 64)
+ * @param maxConcurrency   requests in flight at most, at least 1 (default 1024): a cap, not a target; a query keeps
+ *                         as many in flight as its network's pool and its byte budget take ({@link #readsInFlight})
  * @param order            dataset order (default) or completion order
  * @param coalesceGapBytes in optimized mode, two ranges of one object at most this far apart are read as one
  *                         request; {@link #DERIVED_GAP} derives it from the network and objective (default)
@@ -64,8 +66,17 @@ public record QueryOptions(RetrievalMode mode, int maxConcurrency, ResultOrder o
         NetworkProfile network, Objective objective, long maxBufferedBytes, double maxReadAmplification,
         List<String> fields, long lazyFieldBytes, boolean payload) {
 
-    /** Requests in flight by default. */
-    public static final int DEFAULT_MAX_CONCURRENCY = 64;
+    /**
+     * Default {@link #maxConcurrency}: 1024, a cap above what any preset's link needs, so that the concurrency a
+     * query runs with comes from its network and byte budget ({@link #readsInFlight}).
+     */
+    public static final int DEFAULT_MAX_CONCURRENCY = 1024;
+
+    /**
+     * Reads in flight over a network with no latency to hide (the {@code none} profile, local storage): as many as
+     * keep local storage busy without holding more open than it serves at once.
+     */
+    public static final int UNLIMITED_NETWORK_READS = 64;
 
     /** Default {@link #maxBufferedBytes}: 64 MiB. */
     public static final long DEFAULT_MAX_BUFFERED_BYTES = 64L << 20;
@@ -126,7 +137,52 @@ public record QueryOptions(RetrievalMode mode, int maxConcurrency, ResultOrder o
     }
 
     /**
-     * Optimized mode, 64 requests in flight, dataset order, gap derived for time on t3.medium, 64 MiB buffered, reads
+     * Reads of typically {@code typicalReadBytes} each that a query keeps in flight: as many as the network's
+     * connection pool takes (the presets size it from their bandwidth-delay product, so that reads of 64 KiB fill
+     * the link: {@link NetworkProfile#requestsToFillLink}), but no more than {@link #maxConcurrency} and the reads of
+     * that size {@link #maxBufferedBytes} holds; at least one. Over a network with no latency,
+     * {@link #UNLIMITED_NETWORK_READS} at most. Retrieval runs with it, and the cost model predicts with it.
+     *
+     * <p>Why not exactly the reads that fill the link ({@code requestsToFillLink(typicalReadBytes)})? That count
+     * keeps the link full in a steady state, but a query of a few rounds spends most of its time starting and
+     * draining them: at mini on t3.medium, 86 reads of 776 KB (Q6) took 1.3-1.6 times their bound with the 35 that
+     * fill the link in flight and 1.1-1.4 times with all 86 (l1, l2, l3); more reads in flight share the host's
+     * bandwidth and cost no time. The byte budget is what bounds them.
+     *
+     * <pre>{@code
+     * QueryOptions.defaults().readsInFlight(114_000);      // t3.medium: 297, its pool (the budget holds 588)
+     * QueryOptions.defaults().readsInFlight(8_000_000);    // 8: what 64 MiB holds
+     * QueryOptions.defaults().withMaxConcurrency(32).readsInFlight(114_000);   // 32: the cap
+     * }</pre>
+     *
+     * @param typicalReadBytes the typical read's size; weigh by bytes ({@code sum(b^2) / sum(b)}) so that one large
+     *                         read among small ones counts as what it is
+     */
+    public int readsInFlight(double typicalReadBytes) {
+        if (!(typicalReadBytes > 0)) {
+            throw new IllegalArgumentException("typicalReadBytes must be > 0, got " + typicalReadBytes);
+        }
+        long pool = network.firstByteLatency().isZero() ? UNLIMITED_NETWORK_READS : network.maxConnections();
+        long fits = (long) Math.floor(maxBufferedBytes / typicalReadBytes);
+        return (int) Math.max(1, Math.min(pool, Math.min(maxConcurrency, fits)));
+    }
+
+    /**
+     * {@link #readsInFlight(double)} for reads of {@code readBytes}, their typical size weighed by bytes
+     * ({@code sum(b^2) / sum(b)}, so that one 64 MB row group among small reads counts as what it is);
+     * {@link #maxConcurrency} when they hold no byte.
+     */
+    public int readsInFlight(LongStream readBytes) {
+        double[] sums = new double[2];
+        readBytes.forEach(bytes -> {
+            sums[0] += bytes;
+            sums[1] += (double) bytes * bytes;
+        });
+        return sums[0] == 0 ? maxConcurrency : readsInFlight(sums[1] / sums[0]);
+    }
+
+    /**
+     * Optimized mode, at most 1024 requests in flight (as many as fill the link), dataset order, gap derived for time on t3.medium, 64 MiB buffered, reads
      * within 1.1x of the bytes needed.
      */
     public static QueryOptions defaults() {

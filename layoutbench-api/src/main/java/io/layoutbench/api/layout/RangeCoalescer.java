@@ -79,14 +79,40 @@ public final class RangeCoalescer {
     public static final long DEFAULT_MAX_MERGED_BYTES = 16L << 20;
 
     /**
-     * The largest merged read for a query: {@link #DEFAULT_MAX_MERGED_BYTES}, but no more than one request's share
-     * of the byte budget ({@code maxBufferedBytes / maxConcurrency}, at least 64 KiB). Larger reads would leave the
-     * budget room for fewer requests in flight than the concurrency, and the fewer, larger reads then run slower
-     * than the unmerged ones (seen at c8gb.large: 16 MB reads made Q8 3.6x slower).
+     * The largest merged read for a query: {@link #DEFAULT_MAX_MERGED_BYTES}, but (at least 64 KiB) no larger than
+     * <ul>
+     *   <li>what one connection receives in a first-byte latency ({@code latency x perConnection}, 1.73 MB on the
+     *       presets): a larger read spends longer on its one connection than the latency a second request would
+     *       cost, so two reads side by side finish sooner (at mini, 4.5 MB reads made L2's Q4 1.4x slower than
+     *       reads of 1 MiB);</li>
+     *   <li>what the byte budget lets reads of that size fill the link with. Reads of s bytes fill it with the
+     *       bandwidth-delay product plus {@code s x peak / perConnection} bytes in flight
+     *       ({@link QueryOptions#readsInFlight}), so the budget holds them up to
+     *       {@code s = (maxBufferedBytes - BDP) x perConnection / peak}: 4.5 MB on t3.medium with 64 MiB. Larger
+     *       reads would leave the budget room for too few requests in flight, and the fewer, larger reads then run
+     *       slower than the unmerged ones (seen at c8gb.large: 16 MB reads made Q8 3.6x slower). A query capped
+     *       below that many reads may use its share of the budget, {@code maxBufferedBytes / maxConcurrency}. A
+     *       budget below the bandwidth-delay product (c8gb.large: 75 MB) fills the link with no read size; merged
+     *       reads then keep the budget's share of {@link QueryOptions#UNLIMITED_NETWORK_READS} reads (1 MiB), as
+     *       they did before concurrency came from the network (64 KiB reads there made Q4 1.5x slower).</li>
+     * </ul>
+     * Over a network with no latency: the budget's share of {@link QueryOptions#UNLIMITED_NETWORK_READS} reads.
      */
     public static long maxMergedBytesFor(QueryOptions options) {
-        long share = options.maxBufferedBytes() / options.maxConcurrency();
-        return Math.max(64L << 10, Math.min(DEFAULT_MAX_MERGED_BYTES, share));
+        NetworkProfile network = options.network();
+        double budget = options.maxBufferedBytes();
+        double peak = network.host().burstBytesPerSecond();
+        double share;
+        if (network.firstByteLatency().isZero() || Double.isInfinite(peak)) {
+            share = budget / Math.min(options.maxConcurrency(), QueryOptions.UNLIMITED_NETWORK_READS);
+        } else {
+            double perConnection = network.connectionBytesPerSecond();
+            double fillsLink = (budget - network.bandwidthDelayProduct()) * perConnection / peak;
+            double withinLatency = network.firstByteLatency().toNanos() / 1e9 * perConnection;
+            share = Math.min(withinLatency, fillsLink > 0 ? Math.max(fillsLink, budget / options.maxConcurrency())
+                    : budget / Math.min(options.maxConcurrency(), QueryOptions.UNLIMITED_NETWORK_READS));
+        }
+        return (long) Math.max(64L << 10, Math.min(DEFAULT_MAX_MERGED_BYTES, share));
     }
 
     /**

@@ -105,6 +105,41 @@ public record NetworkProfile(
         return firstByteLatency.plusNanos(Math.round(host.transferSeconds(payloadBytes) * 1e9));
     }
 
+    /**
+     * The host's bandwidth-delay product: bytes that must be in flight to keep its link full, its peak rate (the
+     * burst rate while credit lasts) times the median first-byte latency. t3.medium: 5 Gbps x 30 ms = 18.75 MB.
+     * Infinite for an unlimited host with latency, zero with no latency.
+     */
+    public double bandwidthDelayProduct() {
+        double latency = firstByteLatency.toNanos() / 1e9;
+        return latency == 0 ? 0 : host.burstBytesPerSecond() * latency;
+    }
+
+    /**
+     * Requests of {@code requestBytes} each that must be in flight to keep the host's link full: each holds its
+     * connection for a first-byte latency and then its transfer at the per-connection rate, so the link needs
+     * {@code peak x (latency + requestBytes / perConnection) / requestBytes} of them, the bandwidth-delay product
+     * over the request size plus the connections the peak rate needs once bytes flow. Not capped by
+     * {@link #maxConnections}. t3.medium: 176 reads of 114 KB, 14 of 8 MB. {@link Integer#MAX_VALUE} when the
+     * link cannot be filled (an unlimited host).
+     *
+     * <pre>{@code
+     * int inFlight = NetworkProfiles.get("t3.medium").requestsToFillLink(114_000);   // 176
+     * }</pre>
+     */
+    public int requestsToFillLink(double requestBytes) {
+        if (!(requestBytes > 0)) {
+            throw new IllegalArgumentException("requestBytes must be > 0, got " + requestBytes);
+        }
+        double peak = host.burstBytesPerSecond();
+        if (Double.isInfinite(peak)) {
+            return Integer.MAX_VALUE;
+        }
+        double holdSeconds = firstByteLatency.toNanos() / 1e9 + requestBytes / connectionBytesPerSecond;
+        double requests = Math.ceil(peak * holdSeconds / requestBytes);
+        return (int) Math.max(1, Math.min(Integer.MAX_VALUE, requests));
+    }
+
     /** Bytes per second in {@code gigabits} Gbps (10^9 bits per second, as EC2 quotes bandwidth). */
     public static double gbps(double gigabits) {
         return gigabits * 1e9 / 8;

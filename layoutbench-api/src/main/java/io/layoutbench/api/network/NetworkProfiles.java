@@ -18,17 +18,17 @@ import java.util.Map;
  *   <tr><td>none</td><td>0</td><td>unlimited</td><td>unlimited</td><td>-</td><td>0</td><td>unlimited</td>
  *       <td>0</td></tr>
  *   <tr><td>t3.medium</td><td>30 ms, σ 0.5</td><td>55 MiB/s</td><td>0.256</td><td>5 for 5 min</td><td>5 ms</td>
- *       <td>50</td><td>0.0416</td></tr>
+ *       <td>297</td><td>0.0416</td></tr>
  *   <tr><td>c5.large</td><td>30 ms, σ 0.5</td><td>55 MiB/s</td><td>0.75</td><td>10 for 5 min</td><td>5 ms</td>
- *       <td>50</td><td>0.0850</td></tr>
+ *       <td>594</td><td>0.0850</td></tr>
  *   <tr><td>c8gb.large</td><td>30 ms, σ 0.5</td><td>55 MiB/s</td><td>20 (unconfirmed)</td><td>-</td><td>5 ms</td>
- *       <td>50</td><td>0.1185</td></tr>
+ *       <td>1188</td><td>0.1185</td></tr>
  *   <tr><td>t3.large</td><td>30 ms, σ 0.5</td><td>55 MiB/s</td><td>0.512</td><td>5 for 5 min</td><td>5 ms</td>
- *       <td>50</td><td>0.0832</td></tr>
+ *       <td>297</td><td>0.0832</td></tr>
  *   <tr><td>t3.xlarge</td><td>30 ms, σ 0.5</td><td>55 MiB/s</td><td>1.024</td><td>5 for 5 min</td><td>5 ms</td>
- *       <td>50</td><td>0.1664</td></tr>
+ *       <td>297</td><td>0.1664</td></tr>
  *   <tr><td>t3.2xlarge</td><td>30 ms, σ 0.5</td><td>55 MiB/s</td><td>2.048</td><td>5 for 5 min</td><td>5 ms</td>
- *       <td>50</td><td>0.3328</td></tr>
+ *       <td>297</td><td>0.3328</td></tr>
  * </table>
  *
  * <p>Where each number comes from (checked 2025-2026; prices and bandwidth change, so check before relying on them):
@@ -52,8 +52,11 @@ import java.util.Map;
  *       short end. {@link NetworkProfile#withoutBurst()} gives the baseline-only case.</li>
  *   <li><b>Connection set-up 5 ms</b>: an estimate, not a measurement: a TCP handshake plus a TLS handshake is
  *       about three round trips inside a region (around 1 ms each) plus the key exchange on a small instance.</li>
- *   <li><b>50 connections</b>: the default connection pool size of the AWS SDK for Java v2 HTTP clients
- *       ({@code maxConcurrency} / {@code maxConnections} = 50).</li>
+ *   <li><b>Connections</b>: as many as keep the host's link full with reads of 64 KiB, the smallest read worth
+ *       sending alone ({@link NetworkProfile#requestsToFillLink}: 297 at 5 Gbps, 594 at 10, 1,188 at 20). A query
+ *       of small reads needs hundreds in flight to reach its bandwidth (the bandwidth-delay product of a t3.medium
+ *       is 18.75 MB, 170 ImageNet images); the AWS SDK's default pool of 50 connections would cap it at a quarter
+ *       of that. The CRT S3 client sizes its pool from a target throughput in the same way.</li>
  *   <li><b>Hourly prices</b>: the paper's on-demand rates (us-east-1): t3.medium $0.0416, c5.large $0.0850,
  *       c8gb.large $0.1185, t3.large $0.0832, t3.xlarge $0.1664, t3.2xlarge $0.3328.</li>
  * </ul>
@@ -73,8 +76,8 @@ public final class NetworkProfiles {
     public static final double S3_CONNECTION_BYTES_PER_SECOND = NetworkProfile.mibPerSecond(55);
     /** TCP + TLS set-up of a new connection (an estimate). */
     public static final Duration CONNECTION_SETUP = Duration.ofMillis(5);
-    /** Connection pool size: the AWS SDK for Java v2 default. */
-    public static final int SDK_DEFAULT_MAX_CONNECTIONS = 50;
+    /** The read size the presets' connection pools are sized for: 64 KiB (see the class comment). */
+    public static final long POOL_SIZING_READ_BYTES = 64 << 10;
     /** How long a full burst bucket lasts at the burst rate: the short end of AWS's "5 to 60 minutes". */
     public static final Duration BURST_DURATION = Duration.ofMinutes(5);
 
@@ -132,8 +135,9 @@ public final class NetworkProfiles {
     }
 
     private static NetworkProfile s3Client(String name, HostBandwidth host, double hourlyUsd) {
-        return new NetworkProfile(name, S3_FIRST_BYTE_LATENCY, S3_LATENCY_JITTER, S3_CONNECTION_BYTES_PER_SECOND,
-                host, CONNECTION_SETUP, SDK_DEFAULT_MAX_CONNECTIONS, hourlyUsd);
+        NetworkProfile profile = new NetworkProfile(name, S3_FIRST_BYTE_LATENCY, S3_LATENCY_JITTER,
+                S3_CONNECTION_BYTES_PER_SECOND, host, CONNECTION_SETUP, 1, hourlyUsd);
+        return profile.withMaxConnections(profile.requestsToFillLink(POOL_SIZING_READ_BYTES));
     }
 
     private static Map<String, NetworkProfile> index(NetworkProfile... profiles) {

@@ -83,18 +83,28 @@ class CostModelTest {
         assertThatThrownBy(() -> new ClientWork(0, 1)).hasMessageContaining("positive");
     }
 
+    /**
+     * Reads in flight: as many as the network's pool takes (t3.medium: 297, sized so that 64 KiB reads fill its
+     * link), lowered by the query's cap and by what its byte budget holds of the plan's typical size.
+     */
     @Test
-    void theByteBudgetLowersConcurrencyForLargeReads() {
+    void concurrencyIsThePoolWithinTheCapAndTheByteBudget() {
         List<PlannedRequest> rowGroups = List.of(get("a", 60L << 20), get("b", 60L << 20), get("c", 1000));
         List<PlannedRequest> images = new ArrayList<>();
         for (int i = 0; i < 100; i++) {
             images.add(get("img" + i, 110_000));
         }
+        QueryOptions defaults = QueryOptions.defaults();
 
-        assertThat(CostModel.effectiveConcurrency(rowGroups, 64, 64L << 20)).isEqualTo(1);
-        assertThat(CostModel.effectiveConcurrency(images, 64, 64L << 20)).isEqualTo(64);
-        assertThat(CostModel.effectiveConcurrency(images, 64, 1_000_000)).isEqualTo(9);
-        assertThat(CostModel.effectiveConcurrency(List.of(), 16, 1)).isEqualTo(16);
+        assertThat(CostModel.effectiveConcurrency(rowGroups, defaults)).isEqualTo(1);
+        assertThat(CostModel.effectiveConcurrency(images, defaults)).isEqualTo(297);
+        assertThat(CostModel.effectiveConcurrency(images, defaults.withMaxConcurrency(64))).isEqualTo(64);
+        assertThat(CostModel.effectiveConcurrency(images, defaults.withMaxBufferedBytes(1_000_000))).isEqualTo(9);
+        assertThat(CostModel.effectiveConcurrency(images, defaults.withNetwork(NetworkProfiles.C5_LARGE)))
+                .as("c5.large's pool, below the 610 reads of 110 kB that 64 MiB holds").isEqualTo(594);
+        assertThat(CostModel.effectiveConcurrency(images, defaults.withNetwork(NetworkProfiles.NONE)))
+                .isEqualTo(QueryOptions.UNLIMITED_NETWORK_READS);
+        assertThat(CostModel.effectiveConcurrency(List.of(), defaults.withMaxConcurrency(16))).isEqualTo(16);
     }
 
     private static PlannedRequest get(String key, long bytes) {

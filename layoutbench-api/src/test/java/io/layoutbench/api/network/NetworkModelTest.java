@@ -224,7 +224,7 @@ class NetworkModelTest {
 
     @Test
     void predictionsForThePresetsArePlausible() {
-        // 1,000 reads of 110 kB (an ImageNet JPEG) on t3.medium with 50 connections: host-bound at the 5 Gbps
+        // 1,000 reads of 110 kB (an ImageNet JPEG) on t3.medium, 50 in flight: host-bound at the 5 Gbps
         // burst. Each connection serves 20 reads one after another, each at least 30 ms to first byte and at
         // most 110 kB / (625 MB/s / 50) = 8.8 ms of body.
         Duration time = NetworkModel.predict(NetworkProfiles.T3_MEDIUM, Collections.nCopies(1000, 110_000L), 50);

@@ -63,9 +63,27 @@ class NetworkProfileTest {
             assertThat(instance.firstByteLatency()).isEqualTo(Duration.ofMillis(30));
             assertThat(instance.connectionBytesPerSecond()).isEqualTo(55 * 1024 * 1024);
             assertThat(instance.connectionSetup()).isEqualTo(Duration.ofMillis(5));
-            assertThat(instance.maxConnections()).isEqualTo(50);
+            assertThat(instance.maxConnections()).as("a pool that fills the link with 64 KiB reads")
+                    .isEqualTo(instance.requestsToFillLink(64 << 10));
             assertThat(instance.isUnlimited()).isFalse();
         }
+        assertThat(NetworkProfiles.T3_MEDIUM.maxConnections()).isEqualTo(297);
+        assertThat(NetworkProfiles.C5_LARGE.maxConnections()).isEqualTo(594);
+        assertThat(NetworkProfiles.C8GB_LARGE.maxConnections()).isEqualTo(1188);
+    }
+
+    /**
+     * The bandwidth-delay product, and the reads that fill the link: t3.medium (5 Gbps burst, 30 ms, 55 MiB/s per
+     * connection) holds 18.75 MB in flight; 176 reads of 114 kB fill it, 14 of 8 MB.
+     */
+    @Test
+    void theLinkIsFullWithTheBandwidthDelayProductInFlight() {
+        assertThat(NetworkProfiles.T3_MEDIUM.bandwidthDelayProduct()).isCloseTo(18.75e6, within(1.0));
+        assertThat(NetworkProfiles.T3_MEDIUM.requestsToFillLink(114_000)).isEqualTo(176);
+        assertThat(NetworkProfiles.T3_MEDIUM.requestsToFillLink(8_000_000)).isEqualTo(14);
+        assertThat(NetworkProfiles.NONE.bandwidthDelayProduct()).isZero();
+        assertThat(NetworkProfiles.NONE.requestsToFillLink(1)).isEqualTo(Integer.MAX_VALUE);
+        assertThatThrownBy(() -> NetworkProfiles.T3_MEDIUM.requestsToFillLink(0)).hasMessageContaining("> 0");
     }
 
     @Test
@@ -115,7 +133,7 @@ class NetworkProfileTest {
     @Test
     void describesItselfOnOneLine() {
         assertThat(NetworkProfiles.T3_MEDIUM.toString()).isEqualTo("t3.medium: 30.0 ms first byte (lognormal sigma"
-                + " 0.5), 57.7 MB/s per connection, host 32.0 MB/s (burst 625.0 MB/s for PT5M), set-up 5.0 ms, 50"
+                + " 0.5), 57.7 MB/s per connection, host 32.0 MB/s (burst 625.0 MB/s for PT5M), set-up 5.0 ms, 297"
                 + " connections, $0.0416/h");
     }
 

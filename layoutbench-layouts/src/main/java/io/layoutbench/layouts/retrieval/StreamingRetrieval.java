@@ -24,7 +24,8 @@ import java.util.concurrent.LinkedBlockingQueue;
 /**
  * Runs a list of {@link ReadTask}s with bounded concurrency and hands out their samples as a {@link SampleStream}.
  *
- * <p>At most {@code maxConcurrency} tasks are in flight, and the planned bytes of tasks launched but not yet
+ * <p>At most {@link QueryOptions#readsInFlight} tasks are in flight (as many as fill the network's link with reads of
+ * the tasks' typical size, within the query's cap), and the planned bytes of tasks launched but not yet
  * consumed stay within {@link QueryOptions#maxBufferedBytes()} (one task is always allowed, however large, so progress is
  * guaranteed). So reads run ahead of a slow read at the head of the line, as far as the byte budget allows, and a
  * slow consumer stops new reads: backpressure, not unbounded buffering. In {@link ResultOrder#DATASET} order samples
@@ -70,7 +71,7 @@ public final class StreamingRetrieval implements SampleStream {
             QueryMetrics metrics) {
         this.backend = requireNonNull(backend, "backend is null");
         this.tasks = List.copyOf(tasks);
-        this.maxConcurrency = options.maxConcurrency();
+        this.maxConcurrency = options.readsInFlight(this.tasks.stream().mapToLong(ReadTask::bytes));
         this.order = options.order();
         this.metrics = requireNonNull(metrics, "metrics is null");
         this.maxBufferedBytes = options.maxBufferedBytes();
