@@ -32,8 +32,8 @@ import java.util.stream.Stream;
  * GETs of single samples against whole row groups, or only the pages needed.
  *
  * <p>With no argument it starts an S3 server inside this process (s3proxy over a temporary directory, deleted at the
- * end), so it runs anywhere. With an argument {@code s3://bucket/prefix} it uses that bucket; credentials and region come from the
- * AWS SDK's default chain (environment, {@code ~/.aws}, instance profile), and further arguments
+ * end), so it runs anywhere. With an argument {@code s3://bucket/prefix} it uses that bucket; credentials and region
+ * come from the AWS SDK's default chain (environment, {@code ~/.aws}, instance profile), and further arguments
  * {@code key=value} are S3 backend properties ({@code region=eu-west-1}, {@code endpoint=https://...}). It writes
  * about 230 MB under the prefix and leaves them there.
  */

@@ -26,7 +26,7 @@ import scala.jdk.javaapi.CollectionConverters;
  * What the Spark tests share: one local session for the JVM ({@code local[2,4]}: two cores, a failed task retried up
  * to three times, everything on 127.0.0.1, adaptive execution off so the scan's metrics are in the plan as run), and
  * the tiny synthetic ImageNet written once by the library in every layout to a file backend, in a temporary directory
- * that the tests write their own datasets below and that is deleted when the JVM exits (about 1.6 GB by then).
+ * that the tests write their own datasets below (deleted after each test) and that is deleted when the JVM exits.
  */
 final class LocalSpark {
 

@@ -159,18 +159,19 @@ public record QueryOptions(RetrievalMode mode, int maxConcurrency, ResultOrder o
      *                         read among small ones counts as what it is
      */
     public int readsInFlight(double typicalReadBytes) {
-        if (!(typicalReadBytes > 0)) {
-            throw new IllegalArgumentException("typicalReadBytes must be > 0, got " + typicalReadBytes);
+        if (!(typicalReadBytes > 0) || Double.isInfinite(typicalReadBytes)) {
+            throw new IllegalArgumentException("typicalReadBytes must be > 0 and finite, got " + typicalReadBytes);
         }
-        long pool = network.firstByteLatency().isZero() ? UNLIMITED_NETWORK_READS : network.maxConnections();
+        long pool = network.firstByteLatency().isZero()
+                ? Math.min(UNLIMITED_NETWORK_READS, network.maxConnections()) : network.maxConnections();
         long fits = (long) Math.floor(maxBufferedBytes / typicalReadBytes);
         return (int) Math.max(1, Math.min(pool, Math.min(maxConcurrency, fits)));
     }
 
     /**
      * {@link #readsInFlight(double)} for reads of {@code readBytes}, their typical size weighed by bytes
-     * ({@code sum(b^2) / sum(b)}, so that one 64 MB row group among small reads counts as what it is);
-     * {@link #maxConcurrency} when they hold no byte.
+     * ({@code sum(b^2) / sum(b)}, so that one 64 MB row group among small reads counts as what it is); reads that
+     * hold no byte count as reads of one byte (the pool and the cap decide).
      */
     public int readsInFlight(LongStream readBytes) {
         double[] sums = new double[2];
@@ -178,12 +179,12 @@ public record QueryOptions(RetrievalMode mode, int maxConcurrency, ResultOrder o
             sums[0] += bytes;
             sums[1] += (double) bytes * bytes;
         });
-        return sums[0] == 0 ? maxConcurrency : readsInFlight(sums[1] / sums[0]);
+        return readsInFlight(sums[0] == 0 ? 1 : sums[1] / sums[0]);
     }
 
     /**
-     * Optimized mode, at most 1024 requests in flight (as many as fill the link), dataset order, gap derived for time on t3.medium, 64 MiB buffered, reads
-     * within 1.1x of the bytes needed.
+     * Optimized mode, at most 1024 requests in flight (as many as the network's pool and the budget take), dataset
+     * order, gap derived for time on t3.medium, 64 MiB buffered, reads within 1.1x of the bytes needed.
      */
     public static QueryOptions defaults() {
         return new QueryOptions(RetrievalMode.OPTIMIZED, DEFAULT_MAX_CONCURRENCY, ResultOrder.DATASET, DERIVED_GAP,

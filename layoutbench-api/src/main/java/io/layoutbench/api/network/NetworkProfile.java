@@ -128,8 +128,8 @@ public record NetworkProfile(
      * }</pre>
      */
     public int requestsToFillLink(double requestBytes) {
-        if (!(requestBytes > 0)) {
-            throw new IllegalArgumentException("requestBytes must be > 0, got " + requestBytes);
+        if (!(requestBytes > 0) || Double.isInfinite(requestBytes)) {
+            throw new IllegalArgumentException("requestBytes must be > 0 and finite, got " + requestBytes);
         }
         double peak = host.burstBytesPerSecond();
         if (Double.isInfinite(peak)) {

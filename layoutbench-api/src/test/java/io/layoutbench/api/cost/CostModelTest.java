@@ -9,6 +9,8 @@ import io.layoutbench.api.layout.PlannedRequest;
 import io.layoutbench.api.layout.QueryOptions;
 import io.layoutbench.api.layout.RetrievalPlan;
 import io.layoutbench.api.metrics.RequestKind;
+import io.layoutbench.api.network.HostBandwidth;
+import io.layoutbench.api.network.NetworkProfile;
 import io.layoutbench.api.network.NetworkProfiles;
 
 import java.time.Duration;
@@ -66,6 +68,11 @@ class CostModelTest {
                 .hasMessageContaining("metadataRounds");
     }
 
+    /**
+     * The client's work: a cold client's metadata decoding adds to the time; the payload's check overlaps the reads
+     * still in flight, so with one read it all comes after the network, and with many only the last read's share
+     * does, unless checking is the slower of the two.
+     */
     @Test
     void theClientsOwnWorkIsAddedToTheNetworkTime() {
         RetrievalPlan plan = new RetrievalPlan(List.of(get("meta", 2_000_000)), List.of(get("a", 3_000_000)), 1,
@@ -81,6 +88,18 @@ class CostModelTest {
         assertThat(new CostModel(Prices.s3Standard(), NetworkProfiles.T3_MEDIUM).clientWork())
                 .isEqualTo(ClientWork.TWO_VCPU);
         assertThatThrownBy(() -> new ClientWork(0, 1)).hasMessageContaining("positive");
+
+        // 100 reads of 1 MB on a network that moves 100 MB/s with no latency: 1 s of transfer; checking at 1 GB/s
+        // takes 0.1 s, of which only the last read's 1 ms comes after the transfer.
+        List<PlannedRequest> reads = new ArrayList<>();
+        for (int i = 0; i < 100; i++) {
+            reads.add(get("r" + i, 1_000_000));
+        }
+        NetworkProfile slow = new NetworkProfile("slow", Duration.ZERO, 0, Double.POSITIVE_INFINITY,
+                HostBandwidth.sustained(100e6), Duration.ZERO, 1000, 0);
+        CostModel overlapped = new CostModel(Prices.s3Standard(), slow).withClientWork(new ClientWork(1e9, 1e8));
+        assertThat(overlapped.predict(new RetrievalPlan(List.of(), reads, 1, 100_000_000), false,
+                QueryOptions.defaults().withNetwork(slow)).time()).isEqualTo(Duration.ofMillis(1001));
     }
 
     /**

@@ -3,6 +3,7 @@ package io.layoutbench.api.layout;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.layoutbench.api.backend.ByteRange;
+import io.layoutbench.api.network.NetworkProfiles;
 
 import java.util.List;
 
@@ -93,5 +94,24 @@ class RangeCoalescerTest {
         assertThat(RangeCoalescer.gapWithinBudget(List.of(), 1 << 20, 1.1)).isZero();
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> RangeCoalescer.gapWithinBudget(ranges, 10, 0.9))
                 .hasMessageContaining("maxAmplification >= 1");
+    }
+
+    /**
+     * The derived gap and merged-read limit follow the network: on t3.medium (5 Gbps burst, 30 ms, 55 MiB/s a
+     * connection) its pool of 297 shares the host, so a gap is worth reading through up to 30 ms x 625 MB/s / 297 =
+     * 63 KB, and a merged read stops at what one connection receives in a latency (1.73 MB). With 64 in flight the
+     * gap is 293 KB. c8gb.large's bandwidth-delay product (75 MB) is beyond the 64 MiB budget: merged reads keep the
+     * budget's share of 64 reads, 1 MiB; so does a network with no latency.
+     */
+    @Test
+    void theGapAndTheLargestMergedReadFollowTheNetwork() {
+        QueryOptions t3 = QueryOptions.defaults();
+        assertThat(RangeCoalescer.gapFor(t3)).isBetween(62_000L, 64_000L);
+        assertThat(RangeCoalescer.gapFor(t3.withMaxConcurrency(64))).isBetween(292_000L, 294_000L);
+        assertThat(RangeCoalescer.maxMergedBytesFor(t3)).isBetween(1_729_000L, 1_731_000L);
+        assertThat(RangeCoalescer.maxMergedBytesFor(t3.withNetwork(NetworkProfiles.C8GB_LARGE))).isEqualTo(1L << 20);
+        assertThat(RangeCoalescer.maxMergedBytesFor(t3.withNetwork(NetworkProfiles.NONE))).isEqualTo(1L << 20);
+        assertThat(RangeCoalescer.maxMergedBytesFor(t3.withMaxBufferedBytes(1L << 20)))
+                .as("a budget under the bandwidth-delay product").isEqualTo(64L << 10);
     }
 }
