@@ -29,8 +29,8 @@ import java.util.concurrent.CompletableFuture;
  * written dataset makes.
  *
  * <p>A query loads the footers of all parts and skips row groups whose statistics rule the predicate out; it
- * evaluates the predicate on the metadata columns of the others (loaded a window at a time, or one at a time under a
- * LIMIT so that no row group past the LIMIT is read). Then paper mode reads whole each row group that holds a match,
+ * evaluates the predicate on the metadata columns of the others (loaded many at a time; under a LIMIT, in optimized
+ * mode a read-ahead that doubles each round, in paper mode one at a time, as DuckDB reads them). Then paper mode reads whole each row group that holds a match,
  * one request per column chunk (as DuckDB reads a row group), and optimized mode reads the blob pages holding
  * matches, found in the part's page index, pages within the coalescing gap of each other in one request (the gap
  * lowered to keep the read budget, {@link RangeCoalescer#gapWithinBudget}). {@code LIMIT n} stops at the n-th match
@@ -45,8 +45,16 @@ final class L3Planner {
 
     /** Footers loaded at once, at most. */
     static final int MAX_FOOTERS_IN_FLIGHT = 32;
-    /** Row groups whose metadata columns are loaded at once, at most (one at a time under a LIMIT). */
-    static final int MAX_METADATA_IN_FLIGHT = 16;
+    /**
+     * Row groups whose metadata columns are loaded at once, at most (one at a time under a LIMIT): as many as the
+     * query keeps reads of {@value #METADATA_READ_BYTES} bytes in flight ({@link QueryOptions#readsInFlight}), and no
+     * more than this, since each holds its row group's decoded metadata until the loop reaches it. It was 16, which
+     * made a cold query over many small row groups a series of rounds: fac's 256 KiB row groups, 440 at tiny, took
+     * 28 rounds of a first-byte latency before a byte of payload was read.
+     */
+    static final int MAX_METADATA_IN_FLIGHT = 256;
+    /** The size of a row group's metadata read, for the reads in flight: small chunks of a few columns. */
+    static final long METADATA_READ_BYTES = 64 << 10;
 
     private L3Planner() {
     }
@@ -322,9 +330,13 @@ final class L3Planner {
         }
         long remaining = query.limit().orElse(Long.MAX_VALUE);
         boolean paper = options.mode() == RetrievalMode.PAPER;
-        // Under a LIMIT, a row group's metadata is read only once the earlier ones did not reach it, as a cold
-        // client would: so the plan's cold reads are exactly those a cold run makes.
-        int window = query.limit().isPresent() ? 1 : Math.min(options.maxConcurrency(), MAX_METADATA_IN_FLIGHT);
+        // Under a LIMIT, optimized mode reads row groups' metadata ahead only as far as the groups already read: one,
+        // then one more, then two, four ... (a read-ahead that doubles each round), so a limit met early wastes few
+        // reads and one met late takes log2(groups) rounds, not one round per group. Paper mode reads one row group
+        // at a time, as DuckDB does. The reads sent ahead when the limit is met are awaited and counted, so the
+        // plan's cold reads are exactly those a cold run makes.
+        int fullWindow = Math.min(options.readsInFlight(METADATA_READ_BYTES), MAX_METADATA_IN_FLIGHT);
+        boolean limited = query.limit().isPresent();
         Deque<CompletableFuture<G>> inFlight = new ArrayDeque<>();
         List<Group<G>> groups = new ArrayList<>();
         // Optimized reads need the blob page index of each part with matches: loaded in the background, all at once,
@@ -335,6 +347,7 @@ final class L3Planner {
         int next = 0;
         int metadataLoads = 0;
         for (int c = 0; c < candidates.size() && remaining > 0; c++) {
+            int window = !limited ? fullWindow : paper ? 1 : Math.min(fullWindow, Math.max(1, metadataLoads));
             while (next < candidates.size() && inFlight.size() < window) {
                 Candidate ahead = candidates.get(next++);
                 inFlight.add(catalog.metadata(ahead.part(), ahead.rowGroup(), reads));
@@ -359,6 +372,10 @@ final class L3Planner {
             payload += columns.isEmpty() ? 0 : catalog.payloadBytes(metadata, rows);
             remaining -= rows.length;
         }
+        while (limited && !inFlight.isEmpty()) {   // sent ahead before the limit was met: a cold run reads them
+            cold.addAll(catalog.loadRequests(ObjectBackend.await(inFlight.poll())));
+            metadataLoads++;
+        }
         boolean[] pageIndexesCounted = new boolean[parts.size()];
         int pageIndexRounds = 0;
         for (int g = 0; g < pageIndexLoads.size(); g++) {
@@ -370,9 +387,10 @@ final class L3Planner {
                 pageIndexRounds = Math.max(pageIndexRounds, pageIndexReads.size());   // the parts' loads overlap
             }
         }
-        // Loads sent ahead are left to finish and fill the cache; without a LIMIT every one of them was needed.
+        // Without a LIMIT every load sent was consumed; under one, those sent ahead were counted above.
         int rounds = (parts.size() + footerWindow - 1) / footerWindow * longestFooter
-                + (metadataLoads + window - 1) / window + pageIndexRounds;
+                + (limited ? (paper ? metadataLoads : 64 - Long.numberOfLeadingZeros(metadataLoads))
+                        : (metadataLoads + fullWindow - 1) / fullWindow) + pageIndexRounds;
         rounds = Math.max(cold.isEmpty() ? 0 : 1, Math.min(rounds, cold.size()));
         return new Matches<>(catalog, options, List.copyOf(columns), cold, rounds, List.copyOf(groups), samples,
                 payload);
