@@ -19,8 +19,8 @@ import java.util.List;
  * predict T, D, requests and C before the query runs.
  *
  * <p>Time is predicted with the same {@link NetworkModel} that the simulated network backend runs (its expected time
- * over the profile's latency draws, {@link NetworkModel#expected}; the query's reads in flight), plus the client's own work ({@link ClientWork}); D is the sum of the planned ranges, so it
- * is exact when the plan is.
+ * over the profile's latency draws, {@link NetworkModel#expected}; the query's reads in flight), plus the client's own
+ * work ({@link ClientWork}); D is the sum of the planned ranges, so it is exact when the plan is.
  *
  * <pre>{@code
  * CostModel model = new CostModel(Prices.s3Standard(), NetworkProfiles.get("t3.medium"));
@@ -89,9 +89,10 @@ public final class CostModel {
      *
      * <p>The client's own work ({@link #clientWork()}): a cold client decodes its metadata before it can plan the
      * data reads, so that adds to the time; the payload is checked as reads arrive, while the others are still in
-     * flight, so only the check of the last read comes after the network's time, unless checking is the slower of
-     * the two: {@code max(network, check - lastCheck) + lastCheck}, {@code lastCheck = check / reads}. (Adding the whole check, as before, over-predicted Q8
-     * at mini by 30% with no latency jitter: 0.509 s against 0.387 s measured.)
+     * flight, so only the check of the last read comes after the network's time, unless checking is the slower of the
+     * two: {@code max(network, check - lastCheck) + lastCheck}, {@code lastCheck = check / reads}, a typical read's
+     * check. (Adding the whole check, as before, over-predicted Q8 at mini by 30% with no latency jitter: 0.509 s
+     * against 0.387 s measured.)
      *
      * @param plan    the query's requests
      * @param cold    whether the client has no cached metadata (the plan's metadata reads are sent first)

@@ -199,6 +199,7 @@ public final class NetworkModel {
      * }</pre>
      */
     public static Duration expected(NetworkProfile profile, List<Long> requestSizes, int concurrency) {
+        requireNonNull(requestSizes, "requestSizes is null");
         if (profile.latencyJitter() == 0 || profile.firstByteLatency().isZero()) {
             return predict(profile, requestSizes, concurrency);
         }

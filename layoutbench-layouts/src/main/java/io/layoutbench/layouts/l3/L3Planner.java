@@ -30,11 +30,11 @@ import java.util.concurrent.CompletableFuture;
  *
  * <p>A query loads the footers of all parts and skips row groups whose statistics rule the predicate out; it
  * evaluates the predicate on the metadata columns of the others (loaded many at a time; under a LIMIT, in optimized
- * mode a read-ahead that doubles each round, in paper mode one at a time, as DuckDB reads them). Then paper mode reads whole each row group that holds a match,
- * one request per column chunk (as DuckDB reads a row group), and optimized mode reads the blob pages holding
- * matches, found in the part's page index, pages within the coalescing gap of each other in one request (the gap
- * lowered to keep the read budget, {@link RangeCoalescer#gapWithinBudget}). {@code LIMIT n} stops at the n-th match
- * in dataset order (part, row group, row).
+ * mode a read-ahead that doubles each round, in paper mode one at a time, as DuckDB reads them). Then paper mode reads
+ * whole each row group that holds a match, one request per column chunk (as DuckDB reads a row group), and optimized
+ * mode reads the blob pages holding matches, found in the part's page index, pages within the coalescing gap of each
+ * other in one request (the gap lowered to keep the read budget, {@link RangeCoalescer#gapWithinBudget}).
+ * {@code LIMIT n} stops at the n-th match in dataset order (part, row group, row).
  *
  * <pre>{@code
  * L3Planner.Plan<RowGroupMetadata> plan = L3Planner.plan(catalog, query.bind(schema), options);
@@ -46,11 +46,11 @@ final class L3Planner {
     /** Footers loaded at once, at most. */
     static final int MAX_FOOTERS_IN_FLIGHT = 32;
     /**
-     * Row groups whose metadata columns are loaded at once, at most (one at a time under a LIMIT): as many as the
-     * query keeps reads of {@value #METADATA_READ_BYTES} bytes in flight ({@link QueryOptions#readsInFlight}), and no
-     * more than this, since each holds its row group's decoded metadata until the loop reaches it. It was 16, which
-     * made a cold query over many small row groups a series of rounds: fac's 256 KiB row groups, 440 at tiny, took
-     * 28 rounds of a first-byte latency before a byte of payload was read.
+     * Row groups whose metadata columns are loaded at once, at most (fewer under a LIMIT, see {@link #match}): as many
+     * as the query keeps reads of {@value #METADATA_READ_BYTES} bytes in flight ({@link QueryOptions#readsInFlight}),
+     * and no more than this, since each holds its row group's decoded metadata until the loop reaches it. It was 16,
+     * which made a cold query over many small row groups a series of rounds: fac's 256 KiB row groups, 440 at tiny,
+     * took 28 rounds of a first-byte latency before a byte of payload was read.
      */
     static final int MAX_METADATA_IN_FLIGHT = 256;
     /** The size of a row group's metadata read, for the reads in flight: small chunks of a few columns. */
@@ -373,8 +373,14 @@ final class L3Planner {
             remaining -= rows.length;
         }
         while (limited && !inFlight.isEmpty()) {   // sent ahead before the limit was met: a cold run reads them
-            cold.addAll(catalog.loadRequests(ObjectBackend.await(inFlight.poll())));
-            metadataLoads++;
+            CompletableFuture<G> ahead = inFlight.poll();
+            try {
+                cold.addAll(catalog.loadRequests(ObjectBackend.await(ahead)));
+                metadataLoads++;
+            } catch (RuntimeException e) {
+                // A row group past the limit could not be read: the result is complete without it, so the query
+                // goes on; the plan does not count a read that brought nothing back.
+            }
         }
         boolean[] pageIndexesCounted = new boolean[parts.size()];
         int pageIndexRounds = 0;
@@ -389,11 +395,25 @@ final class L3Planner {
         }
         // Without a LIMIT every load sent was consumed; under one, those sent ahead were counted above.
         int rounds = (parts.size() + footerWindow - 1) / footerWindow * longestFooter
-                + (limited ? (paper ? metadataLoads : 64 - Long.numberOfLeadingZeros(metadataLoads))
-                        : (metadataLoads + fullWindow - 1) / fullWindow) + pageIndexRounds;
+                + metadataRounds(metadataLoads, limited ? (paper ? 1 : 0) : fullWindow, fullWindow) + pageIndexRounds;
         rounds = Math.max(cold.isEmpty() ? 0 : 1, Math.min(rounds, cold.size()));
         return new Matches<>(catalog, options, List.copyOf(columns), cold, rounds, List.copyOf(groups), samples,
                 payload);
+    }
+
+    /**
+     * Round trips of {@code loads} row-group metadata reads: {@code window} at a time; with window 0 the LIMIT
+     * read-ahead, whose rounds send 1, 1, 2, 4 ... reads (as many as were read before, at most {@code fullWindow}).
+     */
+    static int metadataRounds(int loads, int window, int fullWindow) {
+        if (window > 0) {
+            return (loads + window - 1) / window;
+        }
+        int rounds = 0;
+        for (long read = 0; read < loads; rounds++) {
+            read += Math.min(fullWindow, Math.max(1, read));
+        }
+        return rounds;
     }
 
     /** Paper mode: every column chunk of the row group, one request each, as DuckDB reads a row group. */
