@@ -24,12 +24,12 @@ import java.util.concurrent.LinkedBlockingQueue;
 /**
  * Runs a list of {@link ReadTask}s with bounded concurrency and hands out their samples as a {@link SampleStream}.
  *
- * <p>At most {@link QueryOptions#readsInFlight} tasks are in flight (as many as fill the network's link with reads of
- * the tasks' typical size, within the query's cap), and the planned bytes of tasks launched but not yet
- * consumed stay within {@link QueryOptions#maxBufferedBytes()} (one task is always allowed, however large, so progress is
- * guaranteed). So reads run ahead of a slow read at the head of the line, as far as the byte budget allows, and a
- * slow consumer stops new reads: backpressure, not unbounded buffering. In {@link ResultOrder#DATASET} order samples
- * come out in task order; in {@link ResultOrder#COMPLETION} order as reads finish. Launching happens on the
+ * <p>At most {@link QueryOptions#readsInFlight} tasks are in flight (as many as the network's connection pool and the
+ * byte budget take for tasks of their typical size, within the query's cap), and the planned bytes of tasks launched
+ * but not yet consumed stay within {@link QueryOptions#maxBufferedBytes()} (one task is always allowed, however large,
+ * so progress is guaranteed). So reads run ahead of a slow read at the head of the line, as far as the byte budget
+ * allows, and a slow consumer stops new reads: backpressure, not unbounded buffering. In {@link ResultOrder#DATASET}
+ * order samples come out in task order; in {@link ResultOrder#COMPLETION} order as reads finish. Launching happens on the
  * consumer's thread and on the threads that complete reads, serialized by a drain loop (no recursion when a read
  * completes at once).
  *
