@@ -91,6 +91,12 @@ final class QueryCommand implements Callable<Integer> {
     @Mixin
     ReadBudgetOption readBudget;
 
+    @Option(names = "--no-warm-up",
+            description = "Measure the first query of this process. By default the query first runs with LIMIT 1 "
+                    + "on a client of its own, its time reported apart, so that measured T, like predicted T, "
+                    + "leaves out the process's first use of the code (class loading, compilation).")
+    boolean noWarmUp;
+
     @Override
     public Integer call() {
         PrintWriter console = spec.commandLine().getOut();
@@ -135,6 +141,7 @@ final class QueryCommand implements Callable<Integer> {
                 } catch (IllegalArgumentException e) {
                     throw new ParameterException(spec.commandLine(), "Invalid --fields: " + e.getMessage());
                 }
+                double warmUpSeconds = noWarmUp ? -1 : warmUp(opened, layout, prefix, query, queryOptions);
                 long started = System.nanoTime();
                 RetrievalStats stats;
                 SampleFiles files = out == null ? null : new SampleFiles(out);
@@ -153,9 +160,38 @@ final class QueryCommand implements Callable<Integer> {
                 RetrievalPlan plan = data.plan(query, queryOptions);
                 Prediction predicted = costModel.predict(plan, true, queryOptions);
                 report(console, query, layout, prefix, opened, stats, seconds, predicted, costModel, files);
+                reportWarmUp(console, warmUpSeconds);
             }
         }
         return 0;
+    }
+
+    /**
+     * Runs {@code query} with LIMIT 1 from a fresh client of its own and returns its seconds: the process's first use
+     * of the code it runs (class loading, static set-up, the interpreter before compilation), which a long-running
+     * client pays once and the cost model does not predict. The measured query's client stays cold.
+     */
+    private double warmUp(Store opened, StorageLayout layout, String prefix, Query query, QueryOptions options) {
+        long started = System.nanoTime();
+        Query first = query.withLimit(Math.min(1, query.limit().orElse(1)));
+        try (ObjectBackend client = read.client(opened.backend());
+                Dataset data = layout.open(client, prefix);
+                SampleStream samples = data.query(first, options)) {
+            samples.forEachRemaining(sample -> { });
+        }
+        return (System.nanoTime() - started) / 1e9;
+    }
+
+    private static void reportWarmUp(PrintWriter console, double seconds) {
+        if (seconds >= 0) {
+            console.printf(Locale.ROOT, "Warm-up:  %.3f s before T: the same query with LIMIT 1 on a client of its "
+                    + "own, this process's first use of the code (not predicted; --no-warm-up to measure it in T)%n",
+                    seconds);
+        } else {
+            console.println("Warm-up:  none (--no-warm-up): measured T includes this process's first use of the "
+                    + "code (class loading, compilation), which predicted T does not");
+        }
+        console.flush();
     }
 
     /** The prefix of the dataset the options name: the synthetic one of the scale, or {@code --dataset NAME}. */

@@ -31,7 +31,8 @@ class IngestAndQueryCommandsTest {
         CliRunner query = CliRunner.run("query", "--scale", "tiny", "--layout", "l2", "--profile", "none",
                 "--where", "human_label = 'cello'", "--out", out.toString(), "--data-dir", dataDir);
         assertThat(query.exitCode()).as(query.err()).isZero();
-        assertThat(query.out()).contains("Samples:  4").contains("measured").contains("predicted");
+        assertThat(query.out()).contains("Samples:  4").contains("measured").contains("predicted")
+                .containsPattern("Warm-up:  [0-9.]+ s before T");
         try (Stream<Path> files = Files.walk(out)) {
             assertThat(files.filter(Files::isRegularFile).toList()).hasSize(4)
                     .allSatisfy(file -> assertThat(file.getFileName().toString()).endsWith(".JPEG"));
@@ -41,6 +42,11 @@ class IngestAndQueryCommandsTest {
                 "--where", "width >= 1024 AND height >= 1024", "--limit", "3", "--data-dir", dataDir);
         assertThat(limited.exitCode()).isZero();
         assertThat(limited.out()).contains("Samples:  3");
+
+        CliRunner unwarmed = CliRunner.run("query", "--scale", "tiny", "--layout", "l2", "--profile", "none",
+                "--where", "human_label = 'cello'", "--no-warm-up", "--data-dir", dataDir);
+        assertThat(unwarmed.exitCode()).as(unwarmed.err()).isZero();
+        assertThat(unwarmed.out()).contains("Samples:  4").contains("Warm-up:  none (--no-warm-up)");
 
         CliRunner badPredicate = CliRunner.run("query", "--scale", "tiny", "--layout", "l2", "--profile", "none",
                 "--where", "colour = 'red'", "--data-dir", dataDir);
