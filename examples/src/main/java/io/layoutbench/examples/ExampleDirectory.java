@@ -31,13 +31,15 @@ public final class ExampleDirectory implements AutoCloseable {
 
     /** The directory {@code args[0]} if given (kept), else a new temporary one named {@code prefix...} (deleted). */
     public static ExampleDirectory of(String[] args, String prefix) {
+        String where = args.length > 0 ? args[0] : "a temporary directory " + prefix + "... in "
+                + System.getProperty("java.io.tmpdir");
         try {
             if (args.length > 0) {
                 return new ExampleDirectory(Files.createDirectories(Path.of(args[0])).toAbsolutePath(), false);
             }
             return temporary(prefix);
         } catch (IOException e) {
-            throw new UncheckedIOException("Cannot create the example's directory: " + e.getMessage(), e);
+            throw new UncheckedIOException("Cannot create the example's directory, " + where + ": " + e, e);
         }
     }
 

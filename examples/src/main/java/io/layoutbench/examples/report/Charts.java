@@ -143,8 +143,9 @@ public final class Charts {
 
     /** Table 5: dollars per layout/mode summed over queries, stacked by what they pay for. */
     static CategoryChart costChart(Aggregates aggregates, String context) {
-        CategoryChart chart = chart("Cost C per layout, " + aggregates.run() + " runs summed over "
-                + aggregates.queries().size() + " queries" + context, "Layout/mode", "C (US dollars)");
+        int queries = aggregates.queries().size();
+        CategoryChart chart = chart("Cost C per layout, " + aggregates.run() + " runs summed over " + queries
+                + (queries == 1 ? " query" : " queries") + context, "Layout/mode", "C (US dollars)");
         Map<String, List<Double>> parts = new LinkedHashMap<>();
         parts.put("transfer ($0.09/GB)", new ArrayList<>());
         parts.put("requests", new ArrayList<>());

@@ -33,7 +33,7 @@ public final class TerminalReport {
         Aggregates warm = Aggregates.of(report.rows(), RunRow.WARM);
         if (!warm.isEmpty()) {
             out.append("\nCost breakdown, warm runs summed over ").append(warm.queries().size())
-                    .append(" queries").append(context).append('\n');
+                    .append(warm.queries().size() == 1 ? " query" : " queries").append(context).append('\n');
             out.append(costTable(warm));
         }
         if (!report.ingest().isEmpty()) {
