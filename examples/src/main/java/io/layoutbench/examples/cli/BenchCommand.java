@@ -106,8 +106,9 @@ final class BenchCommand implements Callable<Integer> {
     int reps;
 
     @Option(names = "--concurrency", paramLabel = "N", defaultValue = "" + QueryOptions.DEFAULT_MAX_CONCURRENCY,
-            description = "Most requests in flight per query: a cap; a query keeps as many in flight as fill the"
-                    + " profile's link with its reads, within its byte budget and the profile's connection pool."
+            description = "Most requests in flight per query: a cap. An optimized query starts with the profile's"
+                    + " connection pool (sized to fill its link) and adapts while it runs: more while throughput"
+                    + " grows, fewer when the store throttles or latency rises, within its byte budget."
                     + " Default: ${DEFAULT-VALUE}.")
     int concurrency;
 

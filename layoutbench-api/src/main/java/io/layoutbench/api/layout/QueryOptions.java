@@ -174,12 +174,37 @@ public record QueryOptions(RetrievalMode mode, int maxConcurrency, ResultOrder o
      * hold no byte count as reads of one byte (the pool and the cap decide).
      */
     public int readsInFlight(LongStream readBytes) {
+        return readsInFlight(typicalReadBytes(readBytes));
+    }
+
+    /**
+     * The most reads of typically {@code typicalReadBytes} an adaptive query may grow to keep in flight: the cap
+     * ({@link #maxConcurrency}) and what {@link #maxBufferedBytes} holds, whatever the network's pool; never below
+     * {@link #readsInFlight(double)}, where it starts. Optimized retrieval starts at {@code readsInFlight} (the
+     * profile's view of the link), grows toward this while throughput grows, and backs off when the store throttles
+     * or latency rises.
+     *
+     * <pre>{@code
+     * QueryOptions.defaults().readsInFlightCeiling(114_000);   // 588: what 64 MiB holds (t3.medium's pool: 297)
+     * }</pre>
+     */
+    public int readsInFlightCeiling(double typicalReadBytes) {
+        int start = readsInFlight(typicalReadBytes);
+        long fits = (long) Math.floor(maxBufferedBytes / typicalReadBytes);
+        return (int) Math.max(start, Math.min(maxConcurrency, fits));
+    }
+
+    /**
+     * The typical size of {@code readBytes}, weighed by bytes ({@code sum(b^2) / sum(b)}, so that one 64 MB row
+     * group among small reads counts as what it is); 1 when they hold no byte.
+     */
+    public static double typicalReadBytes(LongStream readBytes) {
         double[] sums = new double[2];
         readBytes.forEach(bytes -> {
             sums[0] += bytes;
             sums[1] += (double) bytes * bytes;
         });
-        return readsInFlight(sums[0] == 0 ? 1 : sums[1] / sums[0]);
+        return sums[0] == 0 ? 1 : sums[1] / sums[0];
     }
 
     /**

@@ -3,6 +3,8 @@ package io.layoutbench.api.layout;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.stream.LongStream;
+
 import org.junit.jupiter.api.Test;
 
 class QueryOptionsTest {
@@ -35,5 +37,25 @@ class QueryOptionsTest {
                 .hasMessageContaining("maxBufferedBytes must be >= 1, got 0");
         assertThatThrownBy(() -> QueryOptions.defaults().withCoalesceGapBytes(-2))
                 .hasMessageContaining("coalesceGapBytes must be >= 0, or -1 to derive it; got -2");
+    }
+
+    @Test
+    void readsInFlightStartAtThePoolAndMayGrowToWhatTheBudgetHoldsWithinTheCap() {
+        QueryOptions defaults = QueryOptions.defaults(); // t3.medium: a pool of 297, 64 MiB of budget
+        assertThat(defaults.readsInFlight(114_000)).isEqualTo(297);
+        assertThat(defaults.readsInFlightCeiling(114_000)).isEqualTo(588);
+        assertThat(defaults.readsInFlight(8_000_000)).isEqualTo(8);
+        assertThat(defaults.readsInFlightCeiling(8_000_000)).isEqualTo(8);
+        assertThat(defaults.withMaxConcurrency(32).readsInFlight(114_000)).isEqualTo(32);
+        assertThat(defaults.withMaxConcurrency(32).readsInFlightCeiling(114_000)).isEqualTo(32);
+        assertThat(defaults.readsInFlightCeiling(100e6)).as("one read, however large").isEqualTo(1);
+    }
+
+    @Test
+    void theTypicalReadIsWeighedByBytes() {
+        assertThat(QueryOptions.typicalReadBytes(LongStream.of(1_000, 1_000))).isEqualTo(1_000);
+        assertThat(QueryOptions.typicalReadBytes(LongStream.of(1_000, 99_000)))
+                .isEqualTo((1e6 + 99_000.0 * 99_000) / 100_000);
+        assertThat(QueryOptions.typicalReadBytes(LongStream.empty())).isEqualTo(1);
     }
 }

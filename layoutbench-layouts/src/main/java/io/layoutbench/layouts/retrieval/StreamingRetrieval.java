@@ -8,6 +8,7 @@ import io.layoutbench.api.backend.StorageException;
 import io.layoutbench.api.dataset.Sample;
 import io.layoutbench.api.layout.QueryOptions;
 import io.layoutbench.api.layout.ResultOrder;
+import io.layoutbench.api.layout.RetrievalMode;
 import io.layoutbench.api.layout.RetrievalStats;
 import io.layoutbench.api.layout.SampleStream;
 import io.layoutbench.api.metrics.QueryMetrics;
@@ -24,14 +25,16 @@ import java.util.concurrent.LinkedBlockingQueue;
 /**
  * Runs a list of {@link ReadTask}s with bounded concurrency and hands out their samples as a {@link SampleStream}.
  *
- * <p>At most {@link QueryOptions#readsInFlight} tasks are in flight (as many as the network's connection pool and the
- * byte budget take for tasks of their typical size, within the query's cap), and the planned bytes of tasks launched
- * but not yet consumed stay within {@link QueryOptions#maxBufferedBytes()} (one task is always allowed, however large,
- * so progress is guaranteed). So reads run ahead of a slow read at the head of the line, as far as the byte budget
- * allows, and a slow consumer stops new reads: backpressure, not unbounded buffering. In {@link ResultOrder#DATASET}
- * order samples come out in task order; in {@link ResultOrder#COMPLETION} order as reads finish. Launching happens on the
- * consumer's thread and on the threads that complete reads, serialized by a drain loop (no recursion when a read
- * completes at once).
+ * <p>At most a {@link ReadWindow} of tasks are in flight: in optimized mode it starts at
+ * {@link QueryOptions#readsInFlight} (as many as the network's connection pool and the byte budget take for tasks of
+ * their typical size, within the query's cap) and adapts while the query runs, growing while throughput grows and
+ * backing off when the store throttles or latency rises; in the paper's mode it stays there. The planned bytes of
+ * tasks launched but not yet consumed stay within {@link QueryOptions#maxBufferedBytes()} (one task is always allowed,
+ * however large, so progress is guaranteed). So reads run ahead of a slow read at the head of the line, as far as
+ * the byte budget allows, and a slow consumer stops new reads: backpressure, not unbounded buffering. In
+ * {@link ResultOrder#DATASET} order samples come out in task order; in {@link ResultOrder#COMPLETION} order as reads
+ * finish. Launching happens on the consumer's thread and on the threads that complete reads, serialized by a drain
+ * loop (no recursion when a read completes at once).
  *
  * <pre>{@code
  * QueryMetrics metrics = new QueryMetrics();
@@ -43,7 +46,7 @@ public final class StreamingRetrieval implements SampleStream {
 
     private final ObjectBackend backend;
     private final List<ReadTask> tasks;
-    private final int maxConcurrency;
+    private final ReadWindow window;
     private final long maxBufferedBytes;
     private final ResultOrder order;
     private final QueryMetrics metrics;
@@ -71,9 +74,14 @@ public final class StreamingRetrieval implements SampleStream {
             QueryMetrics metrics) {
         this.backend = requireNonNull(backend, "backend is null");
         this.tasks = List.copyOf(tasks);
-        this.maxConcurrency = options.readsInFlight(this.tasks.stream().mapToLong(ReadTask::bytes));
         this.order = options.order();
         this.metrics = requireNonNull(metrics, "metrics is null");
+        double typical = QueryOptions.typicalReadBytes(this.tasks.stream().mapToLong(ReadTask::bytes));
+        int start = options.readsInFlight(typical);
+        // The paper's mode keeps its concurrency fixed, as the paper ran; optimized adapts it while the query runs.
+        this.window = options.mode() == RetrievalMode.OPTIMIZED
+                ? ReadWindow.adaptive(start, options.readsInFlightCeiling(typical), metrics::snapshot, System::nanoTime)
+                : ReadWindow.fixed(start);
         this.maxBufferedBytes = options.maxBufferedBytes();
         this.startNanos = System.nanoTime();
         this.reads = new CompletableFuture<?>[this.tasks.size()];
@@ -125,6 +133,20 @@ public final class StreamingRetrieval implements SampleStream {
             firstSampleNanos = System.nanoTime();
         }
         return sample;
+    }
+
+    /** The most tasks this retrieval has allowed in flight at once so far (its {@link ReadWindow}'s peak). */
+    int peakReadsInFlight() {
+        synchronized (lock) {
+            return window.peak();
+        }
+    }
+
+    /** Reads it allows in flight now. */
+    int readsInFlightLimit() {
+        synchronized (lock) {
+            return window.limit();
+        }
     }
 
     @Override
@@ -237,13 +259,17 @@ public final class StreamingRetrieval implements SampleStream {
             ReadTask task;
             CompletableFuture<List<Sample>> slot = new CompletableFuture<>();
             synchronized (lock) {
-                if (closed || launched == tasks.size() || inFlight >= maxConcurrency) {
+                if (closed || launched == tasks.size()) {
                     return;
                 }
                 task = tasks.get(launched);
                 long bytes = task.bytes();
                 boolean nothingOutstanding = launched == consumedTasks;
                 if (!nothingOutstanding && reservedBytes + bytes > maxBufferedBytes) {
+                    return;
+                }
+                if (inFlight >= window.limit()) {
+                    window.onFull(); // the window, not the budget, holds this read back: a reason to grow it
                     return;
                 }
                 reservedBytes += bytes;
@@ -255,6 +281,7 @@ public final class StreamingRetrieval implements SampleStream {
             send(task).whenComplete((samples, failure) -> {
                 synchronized (lock) {
                     inFlight--;
+                    window.onCompleted(task.bytes());
                 }
                 if (failure != null) {
                     slot.completeExceptionally(failure);

@@ -12,6 +12,7 @@ import io.layoutbench.api.dataset.Sample;
 import io.layoutbench.api.layout.PlannedRequest;
 import io.layoutbench.api.layout.QueryOptions;
 import io.layoutbench.api.layout.ResultOrder;
+import io.layoutbench.api.layout.RetrievalMode;
 import io.layoutbench.api.metrics.QueryMetrics;
 import io.layoutbench.api.metrics.RequestKind;
 import io.layoutbench.api.testing.FaultInjectingBackend;
@@ -124,6 +125,53 @@ class StreamingRetrievalTest {
         }
         // The first read was held back, so it arrives last.
         assertThat(names).containsExactly("s1", "s2", "s3", "s4", "s0");
+    }
+
+    @Test
+    void optimizedRetrievalBacksOffWhenTheStoreThrottlesAndThePapersModeDoesNot() {
+        backend.put("a", new byte[200_000]);
+        for (RetrievalMode mode : RetrievalMode.values()) {
+            QueryMetrics metrics = new QueryMetrics();
+            metrics.start();
+            List<ReadTask> tasks = new ArrayList<>();
+            for (int i = 0; i < 200; i++) {
+                // Every read is throttled once before it succeeds, as the backend's Retrier would count it.
+                tasks.add(retriedOnce(task("a", i * 1000, 1000, "s" + i), metrics));
+            }
+            List<String> names = new ArrayList<>();
+            try (StreamingRetrieval stream = StreamingRetrieval.start(backend.withMetrics(metrics), tasks,
+                    QueryOptions.defaults().withMode(mode).withMaxConcurrency(8), metrics)) {
+                stream.forEachRemaining(s -> names.add(s.filename()));
+                if (mode == RetrievalMode.OPTIMIZED) {
+                    assertThat(stream.readsInFlightLimit()).as("halved each round of 16 reads").isEqualTo(1);
+                } else {
+                    assertThat(stream.readsInFlightLimit()).isEqualTo(8);
+                }
+                assertThat(stream.peakReadsInFlight()).isEqualTo(8);
+            }
+            assertThat(names).hasSize(200).startsWith("s0", "s1").endsWith("s199");
+        }
+    }
+
+    /** {@code inner}, with a retry counted in {@code metrics} before it runs. */
+    private static ReadTask retriedOnce(ReadTask inner, QueryMetrics metrics) {
+        return new ReadTask() {
+            @Override
+            public List<PlannedRequest> requests() {
+                return inner.requests();
+            }
+
+            @Override
+            public int sampleCount() {
+                return inner.sampleCount();
+            }
+
+            @Override
+            public CompletableFuture<List<Sample>> run(ObjectBackend b) {
+                metrics.onRetry(RequestKind.RANGE_GET);
+                return inner.run(b);
+            }
+        };
     }
 
     private static ReadTask task(String key, long offset, long length, String name) {
