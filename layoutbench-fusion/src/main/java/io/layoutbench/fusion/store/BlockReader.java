@@ -57,31 +57,110 @@ final class BlockReader {
                 checksumFailures.get(), failedBlockReads.get(), nodesRead, nodesUnusable);
     }
 
-    /** The bytes of {@code range} of the object {@code manifest} describes; the range lies within the object. */
-    CompletableFuture<ByteBuffer> read(FacManifest manifest, ByteRange range) {
+    /**
+     * The bytes of {@code range} of the object {@code manifest} describes; the range lies within the object.
+     *
+     * @param units where small reads of one unit of work (a query) share checked units, or null to read every piece
+     *              from its node
+     */
+    CompletableFuture<ByteBuffer> read(FacManifest manifest, ByteRange range, UnitCache units) {
         List<FacManifest.Piece> pieces = manifest.locate(range);
         if (pieces.isEmpty()) {
             return CompletableFuture.completedFuture(ByteBuffer.allocate(0).asReadOnlyBuffer());
         }
         if (pieces.size() == 1) {
-            return readPiece(manifest, pieces.get(0));
+            return readPiece(manifest, pieces.get(0), units);
         }
         byte[] out = new byte[(int) range.length()];
         CompletableFuture<?>[] parts = new CompletableFuture<?>[pieces.size()];
         for (int i = 0; i < pieces.size(); i++) {
             FacManifest.Piece piece = pieces.get(i);
-            parts[i] = readPiece(manifest, piece).thenAccept(buffer ->
+            parts[i] = readPiece(manifest, piece, units).thenAccept(buffer ->
                     buffer.duplicate().get(out, (int) piece.outputOffset(), (int) piece.length()));
         }
         return CompletableFuture.allOf(parts).thenApply(v -> ByteBuffer.wrap(out).asReadOnlyBuffer());
     }
 
-    /** The bytes of one piece: from its data block, or, for the units of it that fail, rebuilt. */
-    private CompletableFuture<ByteBuffer> readPiece(FacManifest manifest, FacManifest.Piece piece) {
+    /**
+     * The bytes of one piece: from its data block, or, for the units of it that fail, rebuilt. A piece of a few units
+     * goes through the {@link UnitCache} first: units another read holds or is fetching are not read again.
+     */
+    private CompletableFuture<ByteBuffer> readPiece(FacManifest manifest, FacManifest.Piece piece, UnitCache units) {
         FacManifest.Block block = manifest.block(piece.stripe(), piece.block());
         int unit = manifest.checksumUnit();
         long from = piece.blockOffset() / unit * unit;
         long to = Math.min(block.length(), ceilTo(piece.blockOffset() + piece.length(), unit));
+        if (units != null && (to - from + unit - 1) / unit <= UnitCache.MAX_UNITS_PER_READ) {
+            return readCached(manifest, piece, block, from, to, units).exceptionallyCompose(error -> {
+                Throwable cause = Futures.unwrap(error);
+                if (cause instanceof BlockChecksumException) {
+                    // Damaged units: read the piece alone, so that its intact units serve and only the others are
+                    // rebuilt.
+                    return readPieceFromNode(manifest, piece, block, from, to);
+                }
+                // The node failed: rebuild now rather than wait for it again.
+                degradedReads.incrementAndGet();
+                return reconstruct(manifest, piece.stripe(), piece.block(), piece.blockOffset(), piece.length(),
+                        null, describe(block, cause));
+            });
+        }
+        return readPieceFromNode(manifest, piece, block, from, to);
+    }
+
+    /**
+     * The piece from units of the cache: those nobody holds are read from the node in one read (and shared), the
+     * others awaited. Fails when a unit cannot be read or checked; the caller then takes the degraded path.
+     */
+    private CompletableFuture<ByteBuffer> readCached(FacManifest manifest, FacManifest.Piece piece,
+            FacManifest.Block block, long from, long to, UnitCache unitCache) {
+        int unit = manifest.checksumUnit();
+        long first = from / unit;
+        long last = (to - 1) / unit;
+        UnitCache.Claim claim = unitCache.claim(manifest, block, first, last);
+        if (claim.mustRead()) {
+            long readFrom = claim.firstToRead() * unit;
+            long readTo = Math.min(block.length(), (claim.lastToRead() + 1) * unit);
+            readUnits(manifest, block, readFrom, readTo).whenComplete((read, error) -> {
+                for (long u = claim.firstToRead(); u <= claim.lastToRead(); u++) {
+                    int i = (int) (u - claim.firstToRead());
+                    if (error != null) {
+                        unitCache.fail(manifest, block, u, error);
+                    } else if (read.truncated() || read.damage(i) != null) {
+                        unitCache.fail(manifest, block, u, new BlockChecksumException("Unit " + u + " of block "
+                                + block.index() + " of stripe " + block.stripe() + " of " + manifest.key()
+                                + " does not match its checksum", "damaged"));
+                    } else {
+                        int length = (int) (Math.min(readTo, (u + 1) * unit) - u * unit);
+                        unitCache.complete(manifest, block, u, slice(read.bytes(), i * unit, length));
+                    }
+                }
+            });
+        }
+        CompletableFuture<?>[] units = claim.units().toArray(CompletableFuture<?>[]::new);
+        return CompletableFuture.allOf(units).thenApply(done -> {
+            int offset = (int) (piece.blockOffset() - from);
+            if (units.length == 1) {
+                return slice(claim.units().get(0).join(), offset, (int) piece.length());
+            }
+            byte[] out = new byte[(int) piece.length()];
+            long at = piece.blockOffset();
+            int written = 0;
+            while (written < out.length) {
+                ByteBuffer bytes = claim.units().get((int) (at / unit - first)).join().duplicate();
+                int within = (int) (at % unit);
+                int length = Math.min(out.length - written, bytes.remaining() - within);
+                bytes.position(bytes.position() + within);
+                bytes.get(out, written, length);
+                written += length;
+                at += length;
+            }
+            return ByteBuffer.wrap(out).asReadOnlyBuffer();
+        });
+    }
+
+    /** The piece read from its block's node, or, for the units of it that fail, rebuilt. */
+    private CompletableFuture<ByteBuffer> readPieceFromNode(FacManifest manifest, FacManifest.Piece piece,
+            FacManifest.Block block, long from, long to) {
         return readUnits(manifest, block, from, to).handle((read, error) -> {
             if (error == null && read.intact()) {
                 return CompletableFuture.completedFuture(slice(read.bytes(), (int) (piece.blockOffset() - from),

@@ -60,7 +60,11 @@ import java.util.stream.Stream;
  * is rebuilt from other blocks, and node backends retry as they do.
  *
  * <p>Thread-safe. Manifests are cached per key; this backend's own puts and deletes update the cache, and a read
- * that fails reloads the manifest once in case another writer replaced the object.
+ * that fails reloads the manifest once in case another writer replaced the object. A view made for one unit of work
+ * ({@link #withMetrics}: a query) shares the checked checksum units of its small reads among them (a
+ * {@code UnitCache}, up to 16 MiB, gone with the view), so a query that reads thousands of small metadata chunks
+ * packed into the same blocks reads each unit from its node once; views of that view share it too. The backend
+ * itself keeps no unit, so what it reads after another writer replaced an object is the new object.
  *
  * <p><b>Inside</b>: this class checks arguments, counts requests and delegates, each concern to a package-private
  * class: {@code StripeWriter} (put), {@code ManifestStore} (manifest replicas and the cache), {@code BlockReader}
@@ -86,6 +90,8 @@ public final class FacBackend implements ObjectBackend {
     private final Repairer repairer;
     private final RequestMetrics metrics;
     private final boolean view;
+    /** Checked units shared by the small reads of this view's unit of work; null on the backend itself. */
+    private final UnitCache units;
 
     private FacBackend(FacNodes nodes) {
         this.nodes = nodes;
@@ -96,6 +102,7 @@ public final class FacBackend implements ObjectBackend {
         this.repairer = new Repairer(nodes, manifests, reader);
         this.metrics = RequestMetrics.NONE;
         this.view = false;
+        this.units = null;
     }
 
     /** A view of {@code shared} that counts its logical requests into {@code metrics}. */
@@ -108,6 +115,7 @@ public final class FacBackend implements ObjectBackend {
         this.repairer = shared.repairer;
         this.metrics = metrics;
         this.view = true;
+        this.units = shared.units != null ? shared.units : new UnitCache(UnitCache.DEFAULT_CAPACITY_BYTES);
     }
 
     /**
@@ -193,7 +201,7 @@ public final class FacBackend implements ObjectBackend {
             return CompletableFuture.failedFuture(new IllegalArgumentException("Cannot read " + range + " of " + key
                     + " into one buffer: " + range.length() + " bytes is more than a buffer holds"));
         }
-        return reader.read(manifest, range).exceptionallyCompose(error -> {
+        return reader.read(manifest, range, units).exceptionallyCompose(error -> {
             Throwable cause = Futures.unwrap(error);
             if (attempt >= 5 || !(cause instanceof StorageException)) {
                 return CompletableFuture.failedFuture(cause);
@@ -370,7 +378,10 @@ public final class FacBackend implements ObjectBackend {
 
     // ---- life cycle --------------------------------------------------------------------------------------------
 
-    /** A view sharing everything with this backend that counts its logical requests into {@code metrics}. */
+    /**
+     * A view sharing everything with this backend that counts its logical requests into {@code metrics}, for one unit
+     * of work: its small reads share checked units (a view of a view shares its parent's).
+     */
     @Override
     public FacBackend withMetrics(RequestMetrics metrics) {
         return new FacBackend(this, requireNonNull(metrics, "metrics is null"));

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.layoutbench.api.backend.ByteRange;
 import io.layoutbench.api.backend.ObjectBackend;
+import io.layoutbench.api.metrics.QueryMetrics;
 import io.layoutbench.api.testing.FaultInjectingBackend;
 import io.layoutbench.backend.memory.MemoryBackend;
 import io.layoutbench.fusion.FusionTestFiles;
@@ -16,8 +17,11 @@ import io.layoutbench.fusion.coding.ParquetChunkMaps;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -327,6 +331,69 @@ class FacBackendFailureTest {
         assertThat(decoded.locate(ByteRange.of(big - 5, 10))).containsExactly(
                 new FacManifest.Piece(0, 0, big - 5, 5, 0), new FacManifest.Piece(0, 1, 0, 5, 5));
         assertThat(decoded.nodesHolding(ByteRange.of(big + 2, 3))).containsExactly(1);
+    }
+
+    @Test
+    void aQuerysViewReadsEachUnitOfItsSmallReadsFromItsNodeOnce() {
+        List<ByteRange> small = smallChunks();
+        Set<List<Long>> units = new HashSet<>();
+        for (ByteRange range : small) {
+            for (FacManifest.Piece piece : manifest.locate(range)) {
+                for (long u = piece.blockOffset() / UNIT; u <= (piece.blockOffset() + piece.length() - 1) / UNIT; u++) {
+                    units.add(List.of((long) piece.stripe(), (long) piece.block(), u));
+                }
+            }
+        }
+        assertThat(units.size()).as("the small chunks share units").isLessThan(small.size() / 2);
+
+        FacStatistics before = fac.statistics();
+        FacBackend query = fac.withMetrics(new QueryMetrics());
+        List<CompletableFuture<ByteBuffer>> reads = new ArrayList<>();
+        for (ByteRange range : small) {
+            reads.add(query.readRangeAsync(KEY, range));   // all at once, as a query's metadata reads run
+        }
+        for (int i = 0; i < small.size(); i++) {
+            assertThat(bytes(reads.get(i).join())).isEqualTo(slice(small.get(i)));
+        }
+        long viewReads = fac.statistics().blockReads() - before.blockReads();
+        assertThat(viewReads).as("node reads of %d small chunks", small.size()).isLessThanOrEqualTo(units.size());
+
+        FacStatistics beforeBase = fac.statistics();
+        for (ByteRange range : small) {
+            assertThat(bytes(fac.readRange(KEY, range))).isEqualTo(slice(range));
+        }
+        assertThat(fac.statistics().blockReads() - beforeBase.blockReads())
+                .as("the backend itself keeps no unit: a read after another writer's put sees the new object")
+                .isGreaterThanOrEqualTo(small.size());
+    }
+
+    @Test
+    void aQuerysViewReadsAroundADamagedUnitAndADownNode() {
+        List<ByteRange> small = smallChunks();
+        FacManifest.Piece first = manifest.locate(small.get(0)).get(0);
+        damage(first.stripe(), first.block(), (int) (first.blockOffset() / UNIT));
+        int down = manifest.nodesHolding(small.get(small.size() - 1)).get(0);
+        nodes.get(down).down();
+        FacStatistics before = fac.statistics();
+
+        FacBackend query = fac.withMetrics(new QueryMetrics());
+        List<CompletableFuture<ByteBuffer>> reads = new ArrayList<>();
+        for (ByteRange range : small) {
+            reads.add(query.readRangeAsync(KEY, range));
+        }
+        for (int i = 0; i < small.size(); i++) {
+            assertThat(bytes(reads.get(i).join())).as("chunk %s", small.get(i)).isEqualTo(slice(small.get(i)));
+        }
+        assertThat(fac.statistics().degradedReads() - before.degradedReads()).isPositive();
+        assertThat(fac.statistics().checksumFailures() - before.checksumFailures()).isPositive();
+    }
+
+    /** The ranges of the table's chunks of at most a unit: metadata columns, packed side by side. */
+    private static List<ByteRange> smallChunks() {
+        List<ByteRange> small = chunkMap.chunks().stream().map(ObjectRegion::range)
+                .filter(r -> r.length() > 0 && r.length() <= UNIT).toList();
+        assertThat(small).hasSizeGreaterThan(50);
+        return small;
     }
 
     /** Flips a byte in checksum unit {@code unit} of a block; returns the block as it was. */
