@@ -205,7 +205,7 @@ final class BenchCommand implements Callable<Integer> {
         DatasetSource source = workload.source();
         Progress.Factory progress = ConsoleProgress.factory();
 
-        try (Store opened = store.open(spec.commandLine())) {
+        try (Store opened = store.open(spec.commandLine(), profile)) {
             checkMemory(opened, workload, layouts.size());
             DatasetStore datasets = new DatasetStore(opened.backend(), opened.label());
             List<IngestRow> ingest = new ArrayList<>();

@@ -124,7 +124,7 @@ final class QueryCommand implements Callable<Integer> {
         }
         CostModel costModel = new CostModel(Prices.s3Standard(), read.profile);
 
-        try (Store opened = store.open(spec.commandLine())) {
+        try (Store opened = store.open(spec.commandLine(), read.profile)) {
             if (!opened.persistent()) {
                 throw new ParameterException(spec.commandLine(), "--backend mem holds no datasets between "
                         + "commands; query a file, s3-embedded or s3:// backend");

@@ -1,6 +1,7 @@
 package io.layoutbench.examples.cli;
 
 import io.layoutbench.api.ConfigurationException;
+import io.layoutbench.api.network.NetworkProfile;
 
 import picocli.CommandLine;
 import picocli.CommandLine.Option;
@@ -10,6 +11,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
@@ -59,6 +61,32 @@ final class StoreOptions {
     Store open(CommandLine cmd) {
         Store.checkSpec(cmd, backend);
         return Store.open(backend, dataDir, properties(cmd, backendProperties));
+    }
+
+    /**
+     * Opens the store, an S3 one with its connection pool sized for {@code network} unless a
+     * {@code --backend-property} sizes it: {@code maxConcurrency} its pool ({@link NetworkProfile#maxConnections},
+     * sized from the bandwidth-delay product: 297 on t3.medium) and {@code targetThroughputGbps} its burst bandwidth
+     * (5 on t3.medium), from which the CRT sizes its own pool. The AWS SDK's defaults (10 Gbps, which the CRT turns
+     * into about 130 connections) would otherwise hold reads back that the profile, and the query's read window,
+     * keep in flight. A network without limits leaves the backend's defaults.
+     */
+    Store open(CommandLine cmd, NetworkProfile network) {
+        Store.checkSpec(cmd, backend);
+        return Store.open(backend, dataDir, sizedFor(network, properties(cmd, backendProperties)));
+    }
+
+    /** {@code properties} with the S3 pool settings {@code network} implies added where they are not set. */
+    static Map<String, String> sizedFor(NetworkProfile network, Map<String, String> properties) {
+        Map<String, String> sized = new LinkedHashMap<>(properties);
+        if (!network.isUnlimited()) {
+            sized.putIfAbsent("maxConcurrency", Integer.toString(network.maxConnections()));
+            double burst = network.host().burstBytesPerSecond();
+            if (Double.isFinite(burst)) {
+                sized.putIfAbsent("targetThroughputGbps", String.format(Locale.ROOT, "%.3f", burst * 8 / 1e9));
+            }
+        }
+        return sized;
     }
 
     /**

@@ -2,6 +2,8 @@ package io.layoutbench.examples.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.layoutbench.api.network.NetworkProfile;
+import io.layoutbench.api.network.NetworkProfiles;
 import io.layoutbench.backend.s3.S3Options;
 
 import java.io.EOFException;
@@ -9,6 +11,7 @@ import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.NoSuchFileException;
+import java.util.Map;
 import java.util.concurrent.CompletionException;
 
 import org.junit.jupiter.api.Test;
@@ -129,6 +132,21 @@ class ConfigurationErrorsTest {
     @Test
     void theCommandLineKnowsTheS3BackendsPropertyNames() {
         assertThat(StoreOptions.S3_PROPERTIES).isEqualTo(S3Options.PROPERTIES);
+    }
+
+    @Test
+    void anS3ConnectionPoolIsSizedForTheProfileUnlessAPropertySizesIt() {
+        NetworkProfile t3 = NetworkProfiles.get("t3.medium");
+        Map<String, String> sized = StoreOptions.sizedFor(t3, Map.of("region", "eu-west-1"));
+        assertThat(sized).containsEntry("maxConcurrency", "297").containsEntry("targetThroughputGbps", "5.000")
+                .containsEntry("region", "eu-west-1");
+        S3Options options = S3Options.fromProperties(sized);
+        assertThat(options.maxConcurrency()).isEqualTo(297);
+        assertThat(options.targetThroughputGbps()).isEqualTo(5.0);
+
+        assertThat(StoreOptions.sizedFor(t3, Map.of("maxConcurrency", "40")))
+                .containsEntry("maxConcurrency", "40");
+        assertThat(StoreOptions.sizedFor(NetworkProfiles.get("none"), Map.of())).isEmpty();
     }
 
     private CliRunner query(String... args) {
