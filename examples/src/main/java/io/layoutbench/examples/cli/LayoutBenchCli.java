@@ -73,7 +73,7 @@ public final class LayoutBenchCli implements Callable<Integer> {
         setIfAbsent("org.slf4j.simpleLogger.defaultLogLevel",
                 java.util.Arrays.asList(args).contains("--verbose") ? "info" : "warn");
         // parquet-java warns "Too much memory used" whenever a row group's buffers exceed 3x the row-group size.
-        // Small row groups of large images do that by design (fac's 256 KiB row groups hold one image of up to
+        // Small row groups of large images do that by design (fac's 512 KiB row groups hold a few images of up to
         // ~2 MB each), and only larger row groups would avoid it, which would change the files and the benchmark.
         setIfAbsent("org.slf4j.simpleLogger.log.org.apache.parquet.hadoop.InternalParquetRecordWriter", "error");
         PrintWriter out = new PrintWriter(System.out, true);

@@ -28,7 +28,7 @@ class QuietOutputTest {
     @Test
     void aTinyBenchPrintsNoLibraryLogs() throws Exception {
         // 16 KB L3 row groups: most tiny images are over three times that, which is what makes parquet-java warn
-        // "Too much memory used" (as fac's 256 KiB row groups do with the larger images of mini).
+        // "Too much memory used" (as fac's 512 KiB row groups do with the larger images of mini).
         Output run = runCli("bench", "--scale", "tiny", "--profile", "none", "--layouts", "l1,l2,l3",
                 "--queries", "Q1,Q3", "--no-charts", "--data-dir", dir.resolve("data").toString(),
                 "--layout-option", "l3.row-group-size=16KB");

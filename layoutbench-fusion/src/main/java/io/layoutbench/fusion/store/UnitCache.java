@@ -12,10 +12,10 @@ import java.util.concurrent.CompletableFuture;
  * Checked checksum units of small block reads, kept for the reads of the same client that follow or run beside them:
  * one node read per unit where the layer above asks for many small ranges that the store packed side by side.
  *
- * <p>Why: a cold L3 query over FAC reads the metadata chunks of every row group (about 5,600 at mini with the
- * {@code fac} layout's 256 KiB row groups), each a range of a few hundred bytes to a few KiB, and Algorithm 1 packs
- * those small chunks next to each other in the same data blocks. Each range read costs a node read of its whole 64 KiB
- * checksum units, so without sharing, one unit is read from its node once for every chunk in it. With this cache a
+ * <p>Why: a cold L3 query over FAC reads the metadata chunks of every row group (about 2,800 at mini with the
+ * {@code fac} layout's 512 KiB row groups), each a range of a few hundred bytes to a few KiB, and Algorithm 1 packs
+ * those small chunks next to each other in the same data blocks. Each range read costs a node read of its whole
+ * 64 KiB checksum units, so without sharing, one unit is read from its node once for every chunk in it. With this cache a
  * unit is read once: a read finds it here, waits for the read already fetching it (reads run hundreds at a time), or
  * fetches it.
  *

@@ -101,6 +101,14 @@ class FacLayoutTest {
     }
 
     @Test
+    void partFilesHold128RowGroupsUnlessTheOptionsSetTheirSize() {
+        assertThat(FacLayout.defaultRowGroupSize(Map.of())).isEqualTo(512L << 10);
+        assertThat(FacLayout.defaultRowGroupSize(Map.of("file-size", "16MB"))).isEqualTo(128L << 10);
+        assertThat(FacLayout.defaultRowGroupSize(Map.of("file-size", "1MB"))).as("at least 64 KiB")
+                .isEqualTo(64L << 10);
+    }
+
+    @Test
     void everyPaperQueryReturnsTheGeneratorsAnswer() {
         assertAllQueriesAnswer("all nodes up");
     }

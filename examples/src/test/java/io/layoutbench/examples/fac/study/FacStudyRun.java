@@ -77,10 +77,11 @@ public class FacStudyRun {
             String name = scale.scaleName();
             inputs.addAll(writeL3(data, name, scale, "l3", Map.of(), "L3 " + name + " (l3 defaults)"));
             inputs.addAll(writeL3(data, name, scale, "l3", Map.of("row-group-size",
-                    Long.toString(FacLayout.DEFAULT_ROW_GROUP_SIZE)), "L3 " + name + " (fac layout's 256 KiB row "
-                    + "groups)"));
+                    Long.toString(FacLayout.DEFAULT_ROW_GROUP_SIZE)), "L3 " + name + " (fac layout's "
+                    + (FacLayout.DEFAULT_ROW_GROUP_SIZE >> 10) + " KiB row groups)"));
             provenance.put("l3", Map.of("scale", name, "seed", 42, "file_size", "64 MiB",
-                    "row_group_size", "128 MiB (l3 default) and 256 KiB (fac default)"));
+                    "row_group_size", "128 MiB (l3 default) and " + (FacLayout.DEFAULT_ROW_GROUP_SIZE >> 10)
+                            + " KiB (fac default)"));
             FileCodingStudy.Config defaults = FileCodingStudy.Config.defaults(dir.resolve("scratch"));
             FileCodingStudy.Config config = new FileCodingStudy.Config(defaults.codes(), defaults.blockSizes(),
                     Long.getLong("fac.study.budget", defaults.optimumBudget()), defaults.timingRuns(),
