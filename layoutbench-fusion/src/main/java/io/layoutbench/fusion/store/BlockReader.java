@@ -117,18 +117,18 @@ final class BlockReader {
         long first = from / unit;
         long last = (to - 1) / unit;
         UnitCache.Claim claim = unitCache.claim(manifest, block, first, last);
+        CompletableFuture<UnitRead> own = null;
         if (claim.mustRead()) {
             long readFrom = claim.firstToRead() * unit;
             long readTo = Math.min(block.length(), (claim.lastToRead() + 1) * unit);
-            readUnits(manifest, block, readFrom, readTo).whenComplete((read, error) -> {
+            own = readUnits(manifest, block, readFrom, readTo);
+            own.whenComplete((read, error) -> {
                 for (long u = claim.firstToRead(); u <= claim.lastToRead(); u++) {
                     int i = (int) (u - claim.firstToRead());
                     if (error != null) {
                         unitCache.fail(manifest, block, u, error);
                     } else if (read.truncated() || read.damage(i) != null) {
-                        unitCache.fail(manifest, block, u, new BlockChecksumException("Unit " + u + " of block "
-                                + block.index() + " of stripe " + block.stripe() + " of " + manifest.key()
-                                + " does not match its checksum", "damaged"));
+                        unitCache.fail(manifest, block, u, damagedUnit(manifest, block, u));
                     } else {
                         int length = (int) (Math.min(readTo, (u + 1) * unit) - u * unit);
                         unitCache.complete(manifest, block, u, slice(read.bytes(), i * unit, length));
@@ -136,9 +136,20 @@ final class BlockReader {
                 }
             });
         }
+        int offset = (int) (piece.blockOffset() - from);
+        if (own != null && claim.firstToRead() == first && claim.lastToRead() == last) {
+            // This read fetches every unit of the piece (a sample read, mostly): hand out a slice of it, no copy.
+            return own.thenApply(read -> {
+                for (int i = 0; i < read.units(); i++) {
+                    if (read.truncated() || read.damage(i) != null) {
+                        throw new CompletionException(damagedUnit(manifest, block, first + i));
+                    }
+                }
+                return slice(read.bytes(), offset, (int) piece.length());
+            });
+        }
         CompletableFuture<?>[] units = claim.units().toArray(CompletableFuture<?>[]::new);
         return CompletableFuture.allOf(units).thenApply(done -> {
-            int offset = (int) (piece.blockOffset() - from);
             if (units.length == 1) {
                 return slice(claim.units().get(0).join(), offset, (int) piece.length());
             }
@@ -156,6 +167,11 @@ final class BlockReader {
             }
             return ByteBuffer.wrap(out).asReadOnlyBuffer();
         });
+    }
+
+    private static BlockChecksumException damagedUnit(FacManifest manifest, FacManifest.Block block, long unit) {
+        return new BlockChecksumException("Unit " + unit + " of block " + block.index() + " of stripe "
+                + block.stripe() + " of " + manifest.key() + " does not match its checksum", "damaged");
     }
 
     /** The piece read from its block's node, or, for the units of it that fail, rebuilt. */
