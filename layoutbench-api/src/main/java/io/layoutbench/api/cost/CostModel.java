@@ -133,7 +133,9 @@ public final class CostModel {
     /**
      * Reads in flight at once for {@code requests}: {@link QueryOptions#readsInFlight} of their typical size,
      * weighted by bytes (so one 64 MB row group among small reads counts as what it is); the query's cap when they
-     * carry no bytes.
+     * carry no bytes. This is where optimized retrieval's adaptive read window starts, and where it stays on a network
+     * that behaves as its profile says (no throttling, first-byte time that does not rise with load): growing past
+     * the pool buys no throughput there, so the window returns to it (docs/RESULTS.md, "The window adapts").
      */
     public static int effectiveConcurrency(List<PlannedRequest> requests, QueryOptions options) {
         return options.readsInFlight(requests.stream().mapToLong(PlannedRequest::bytes));
