@@ -21,6 +21,7 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Runs a list of {@link ReadTask}s with bounded concurrency and hands out their samples as a {@link SampleStream}.
@@ -55,7 +56,7 @@ public final class StreamingRetrieval implements SampleStream {
     private final Object lock = new Object();
     private final CompletableFuture<?>[] reads;
     private final LinkedBlockingQueue<Integer> completed = new LinkedBlockingQueue<>();
-    private final java.util.concurrent.atomic.AtomicInteger launchWork = new java.util.concurrent.atomic.AtomicInteger();
+    private final AtomicInteger launchWork = new AtomicInteger();
     private int launched;
     private int inFlight;
     private int consumedTasks;
