@@ -35,8 +35,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  *
  * <p>l3 keeps its default {@code blob-threshold} (64 MiB), so the field lies out of line in the part's blob file;
  * fac takes the same default. fac cannot meet 1.1 MB and its bound is looser: the FAC store checks a CRC32C per
- * 64 KiB unit of every block and so reads whole units, up to one more at each end of the range, from the nodes:
- * at most {@value #LENGTH} + 2 x 64 KiB ({@value #FAC_MAX_BYTES} bytes; 1,143,023 measured, in three node reads).
+ * checksum unit of every block (16 KiB in the fac layout, 64 KiB at most) and so reads whole units, up to one more at
+ * each end of the range, from the nodes: at most {@value #LENGTH} + 2 x 64 KiB ({@value #FAC_MAX_BYTES} bytes).
  * Its query statistics count the logical read, {@value #LENGTH} bytes.
  *
  * <p>The file is {@value #SAMPLE_MB} MiB of seeded pseudo-random bytes, each MiB different, so that a read at the

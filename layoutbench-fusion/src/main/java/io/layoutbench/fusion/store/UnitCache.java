@@ -15,7 +15,7 @@ import java.util.concurrent.CompletableFuture;
  * <p>Why: a cold L3 query over FAC reads the metadata chunks of every row group (about 2,800 at mini with the
  * {@code fac} layout's 512 KiB row groups), each a range of a few hundred bytes to a few KiB, and Algorithm 1 packs
  * those small chunks next to each other in the same data blocks. Each range read costs a node read of its whole
- * 64 KiB checksum units, so without sharing, one unit is read from its node once for every chunk in it. With this
+ * checksum units (16 KiB in that layout), so without sharing, one unit is read from its node once for every chunk in it. With this
  * cache a unit is read once: a read finds it here, waits for the read already fetching it (reads run hundreds at a
  * time), or fetches it.
  *
@@ -23,7 +23,7 @@ import java.util.concurrent.CompletableFuture;
  * its old units), stripe, block and unit index. Completed entries are evicted least recently used
  * beyond {@code capacityBytes}; entries still being read are never evicted. A unit whose read fails or does not match
  * its checksum is dropped, and the caller falls back to the store's degraded path. Only reads of at most
- * {@link #MAX_UNITS_PER_READ} units come here: larger ones (samples of hundreds of KB) are rarely read twice, and
+ * {@link #MAX_UNITS_PER_READ} units come here: larger ones (samples of 100 KB and more) are rarely read twice, and
  * keeping them would evict the metadata units that are.
  *
  * <p>Thread-safe: every method holds this cache's lock, briefly (no I/O under it).
@@ -33,7 +33,7 @@ final class UnitCache {
     /** Reads of more units than this bypass the cache. */
     static final int MAX_UNITS_PER_READ = 4;
 
-    /** Default capacity: 16 MiB of units, a few hundred 64 KiB units of metadata. */
+    /** Default capacity: 16 MiB of units, a thousand 16 KiB units of metadata. */
     static final long DEFAULT_CAPACITY_BYTES = 16L << 20;
 
     /**

@@ -49,7 +49,10 @@ class FacLayoutContractTest extends StorageLayoutContractTest {
         return new ReferenceWorkload(tiny.schema(), tiny::iterator, queries);
     }
 
-    /** The FAC store reads whole 64 KiB checksum units, to check each one it returns bytes of. */
+    /**
+     * The FAC store reads whole checksum units, to check each one it returns bytes of: 16 KiB ones in this layout,
+     * the store's 64 KiB when the options say so.
+     */
     @Override
     protected long partialReadSlackBytes() {
         return 2 * (64 << 10);
