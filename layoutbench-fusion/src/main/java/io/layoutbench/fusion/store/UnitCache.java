@@ -15,9 +15,9 @@ import java.util.concurrent.CompletableFuture;
  * <p>Why: a cold L3 query over FAC reads the metadata chunks of every row group (about 2,800 at mini with the
  * {@code fac} layout's 512 KiB row groups), each a range of a few hundred bytes to a few KiB, and Algorithm 1 packs
  * those small chunks next to each other in the same data blocks. Each range read costs a node read of its whole
- * checksum units (16 KiB in that layout), so without sharing, one unit is read from its node once for every chunk in it. With this
- * cache a unit is read once: a read finds it here, waits for the read already fetching it (reads run hundreds at a
- * time), or fetches it.
+ * checksum units (16 KiB in that layout), so without sharing, one unit is read from its node once for every chunk
+ * in it. With this cache a unit is read once: a read finds it here, waits for the read already fetching it (reads run
+ * hundreds at a time), or fetches it.
  *
  * <p>Entries are futures of one unit's checked bytes, keyed by object, generation (so a rewritten object never meets
  * its old units), stripe, block and unit index. Completed entries are evicted least recently used
