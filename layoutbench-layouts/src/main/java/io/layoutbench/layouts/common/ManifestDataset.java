@@ -13,6 +13,7 @@ import io.layoutbench.api.layout.QueryOptions;
 import io.layoutbench.api.layout.RetrievalPlan;
 import io.layoutbench.api.layout.SampleStream;
 import io.layoutbench.api.metrics.QueryMetrics;
+import io.layoutbench.api.metrics.RequestMetrics;
 import io.layoutbench.api.predicate.BoundQuery;
 import io.layoutbench.api.predicate.Query;
 import io.layoutbench.layouts.manifest.DatasetManifest;
@@ -106,9 +107,16 @@ public abstract class ManifestDataset implements Dataset, SupportsPreparedQuerie
         return prepared.plan(prepared.all());
     }
 
+    /**
+     * Prepares on a view of the backend made for this prepared query ({@code withMetrics}, counting nothing), as
+     * {@link #query} plans and reads on one made for its query: a backend may share work among the requests of one
+     * unit of work (the FAC store shares the checked units of its small reads), and a prepared query and the reads of
+     * it are one.
+     */
     @Override
     public PreparedQuery prepare(Query query, QueryOptions options) {
-        return prepare(backend, query.bind(schema()), requireNonNull(options, "options is null"));
+        return prepare(backend.withMetrics(RequestMetrics.NONE), query.bind(schema()),
+                requireNonNull(options, "options is null"));
     }
 
     @Override
