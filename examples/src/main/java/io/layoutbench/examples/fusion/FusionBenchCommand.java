@@ -78,6 +78,11 @@ final class FusionBenchCommand implements Callable<Integer> {
     @Option(names = "--only", description = "Run only: micro, sweep or tpch.")
     String only;
 
+    @Option(names = "--fusion-mode", defaultValue = "FUSION", description = "How the Fusion side runs: FUSION "
+            + "(chooses pushdown or fetch per query, the default), PAPER (always pushdown, as in the paper), PUSH_ALL "
+            + "or BASELINE (on the FAC store: the fetch plan every time).")
+    PushdownMode fusionMode;
+
     @Override
     public Integer call() throws IOException {
         PrintWriter out = spec.commandLine().getOut();
@@ -135,6 +140,7 @@ final class FusionBenchCommand implements Callable<Integer> {
                         + "AND l_shipdate < '1995-01-01' AND l_discount >= 0.05 AND l_discount <= 0.07 "
                         + "AND l_quantity < 24", rows);
             }
+            bench.plans();
         }
         if (markdown != null) {
             Files.writeString(markdown, tables.toString());
@@ -179,6 +185,7 @@ final class FusionBenchCommand implements Callable<Integer> {
         private final PushdownEngine baseline;
         private final PrintWriter out;
         private final StringBuilder tables;
+        private final List<String> plans = new ArrayList<>();
 
         Bench(PushdownEngine fusion, PushdownEngine baseline, PrintWriter out, StringBuilder tables) {
             this.fusion = fusion;
@@ -229,7 +236,8 @@ final class FusionBenchCommand implements Callable<Integer> {
         void header(String title) {
             String head = "\n### " + title + "\n\n| query | selectivity | Fusion median ms | Fusion p99 ms | "
                     + "baseline median ms | baseline p99 ms | median cut | p99 cut | Fusion MB | baseline MB | "
-                    + "traffic ratio | projections pushed / fetched |\n|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|";
+                    + "traffic ratio | projections pushed / fetched | plan |\n"
+                    + "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|";
             out.println(head);
             out.flush();
             tables.append(head).append('\n');
@@ -237,7 +245,7 @@ final class FusionBenchCommand implements Callable<Integer> {
 
         void run(String name, String sql, long rows) {
             for (int i = 0; i < 2; i++) {
-                fusion.execute(KEY, sql, PushdownMode.FUSION);
+                fusion.execute(KEY, sql, fusionMode);
                 baseline.execute(KEY, sql, PushdownMode.BASELINE);
             }
             long[] fusionNanos = new long[runs];
@@ -245,7 +253,7 @@ final class FusionBenchCommand implements Callable<Integer> {
             PushdownResult fused = null;
             PushdownReport assembled = null;
             for (int r = 0; r < runs; r++) {
-                fused = fusion.execute(KEY, sql, PushdownMode.FUSION);
+                fused = fusion.execute(KEY, sql, fusionMode);
                 fusionNanos[r] = fused.report().latency().toNanos();
                 assembled = baseline.execute(KEY, sql, PushdownMode.BASELINE).report();
                 baselineNanos[r] = assembled.latency().toNanos();
@@ -256,14 +264,24 @@ final class FusionBenchCommand implements Callable<Integer> {
             double bm = percentile(baselineNanos, 0.5);
             double bp = percentile(baselineNanos, 0.99);
             String row = String.format(Locale.ROOT, "| %s | %.2f%% | %.1f | %.1f | %.1f | %.1f | %.0f%% | %.0f%% | "
-                    + "%.2f | %.2f | %.1fx | %d / %d |", name, 100.0 * fused.rows().rowCount() / rows, fm / 1e6,
+                    + "%.2f | %.2f | %.1fx | %d / %d | %s |", name, 100.0 * fused.rows().rowCount() / rows, fm / 1e6,
                     fp / 1e6, bm / 1e6, bp / 1e6, 100 * (1 - fm / bm), 100 * (1 - fp / bp),
                     report.networkBytes() / 1e6, assembled.networkBytes() / 1e6,
                     (double) assembled.networkBytes() / report.networkBytes(), report.projectionsPushed(),
-                    report.projectionsFetched());
+                    report.projectionsFetched(), report.plan().kind().label());
+            plans.add(name + ": " + report.plan());
             out.println(row);
             out.flush();
             tables.append(row).append('\n');
+        }
+
+        /** Why each query ran as it did, after the tables. */
+        void plans() {
+            String text = "\n### Plans chosen, with the estimates they were chosen on\n\n" + plans.stream()
+                    .map(p -> "- " + p).collect(java.util.stream.Collectors.joining("\n"));
+            out.println(text);
+            out.flush();
+            tables.append(text).append('\n');
         }
 
         private static double percentile(long[] values, double p) {

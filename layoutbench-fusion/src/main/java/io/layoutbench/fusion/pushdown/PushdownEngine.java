@@ -55,6 +55,11 @@ import org.slf4j.LoggerFactory;
  * Aggregates are always pushed down: a node returns a 32-byte partial. With nodes down, a chunk whose block is lost
  * is rebuilt by another node from k blocks of its stripe, and the query still answers.
  *
+ * <p>Before the filter stage a {@link QueryPlan} is chosen per query ({@link PushdownMode#FUSION}): when pricing
+ * both plans (bytes, round trips, where the work runs) says the filter round cannot pay for itself, as when the
+ * filtered column is also projected and its projection would be fetched anyway, the query runs without it: every
+ * chunk it needs is fetched whole and evaluated here, as the baseline does but from FAC blocks.
+ *
  * <p>Node operations run in this process one at a time and are timed; the network is the {@link ClusterModel}.
  * Each stage takes the slowest node's work and transfers, or the coordinator link's transfers if longer, plus one
  * RPC, plus the coordinator's own work. Every byte between nodes and coordinator is counted in the
@@ -109,6 +114,9 @@ public final class PushdownEngine {
         private final Map<String, ColumnVector> decodedOnNodes = new HashMap<>();
         private FacManifest manifest;
         private ObjectColumns columns;
+        private QueryPlan plan;
+        /** Whether the query runs without a filter round, every chunk fetched and evaluated here. */
+        private boolean fetchPlan;
         private Stage stage;
         private long latencyNanos;
         private long workNanos;
@@ -135,16 +143,26 @@ public final class PushdownEngine {
                     : ((SelectItem.Aggregate) item).column().map(Set::of).orElse(Set.of())));
             columns.checkSupported(used);
 
-            // Filter stage.
+            List<RowGroupInfo> kept = new ArrayList<>();
+            for (RowGroupInfo group : rowGroups) {
+                if (!isFalse(predicate)
+                        && !where.prune(columns.statistics(group.index(), predicateColumns)).canSkip()) {
+                    kept.add(group);
+                }
+            }
+            int pruned = rowGroups.size() - kept.size();
+            long planning = System.nanoTime();
+            plan = plan(query, kept, predicate);
+            planning = System.nanoTime() - planning;
+            fetchPlan = plan.kind() == QueryPlan.Kind.FETCH;
+            LOG.debug("{} on {} ({}): {}", query, key, mode, plan);
+
+            // Filter stage (with the fetch plan: the predicate columns fetched and evaluated here).
             stage = new Stage();
+            stage.coordinatorNanos += planning;
             Map<Integer, RoaringBitmap> selected = new LinkedHashMap<>();
             Map<Integer, Map<String, ColumnVector>> fetched = new HashMap<>();
-            int pruned = 0;
-            for (RowGroupInfo group : rowGroups) {
-                if (isFalse(predicate) || where.prune(columns.statistics(group.index(), predicateColumns)).canSkip()) {
-                    pruned++;
-                    continue;
-                }
+            for (RowGroupInfo group : kept) {
                 Map<String, ColumnVector> here = new LinkedHashMap<>();
                 fetched.put(group.index(), here);
                 selected.put(group.index(), filter(group, predicate, here));
@@ -179,11 +197,38 @@ public final class PushdownEngine {
 
             ColumnarTable table = query.isAggregate() ? aggregates(query, partials, query.where().limit().orElse(1))
                     : rows(query, results);
-            PushdownReport report = new PushdownReport(mode, rowGroups.size(), pruned, toCoordinator, toNodes,
+            PushdownReport report = new PushdownReport(mode, plan, rowGroups.size(), pruned, toCoordinator, toNodes,
                     betweenNodes, rpcs, Duration.ofNanos(latencyNanos), workNanos, degraded, decisions);
             LOG.debug("{} on {} ({}): {} rows, {} bytes moved, {} ms modelled", query, key, mode, table.rowCount(),
                     report.networkBytes(), report.latency().toMillis());
             return new PushdownResult(query, query.items().stream().map(SelectItem::label).toList(), table, report);
+        }
+
+        /**
+         * The plan: the baseline always fetches; {@link PushdownMode#PAPER} and {@link PushdownMode#PUSH_ALL} always
+         * push down; {@link PushdownMode#FUSION} prices both and runs the cheaper.
+         */
+        private QueryPlan plan(SelectQuery query, List<RowGroupInfo> kept, Expression predicate) {
+            if (mode == PushdownMode.BASELINE) {
+                return new QueryPlan(QueryPlan.Kind.FETCH, Duration.ZERO, Duration.ZERO,
+                        "the baseline fetches every chunk it needs");
+            }
+            List<String> projected = new ArrayList<>();
+            List<String> aggregated = new ArrayList<>();
+            for (SelectItem item : query.items()) {
+                if (item instanceof SelectItem.ColumnItem c) {
+                    projected.add(c.column());
+                } else {
+                    ((SelectItem.Aggregate) item).column().ifPresent(aggregated::add);
+                }
+            }
+            QueryPlan priced = new QueryPlanner(columns, network, nodeCount, chunk -> homeNode(chunk.byteRange()))
+                    .choose(kept, predicate, projected, aggregated, mode == PushdownMode.PUSH_ALL);
+            if (mode == PushdownMode.FUSION) {
+                return priced;
+            }
+            return new QueryPlan(QueryPlan.Kind.PUSHDOWN, priced.pushdownEstimate(), priced.fetchEstimate(),
+                    mode + " always pushes down (" + priced.reason() + ")");
         }
 
         /** The manifest (the chunk location map) and the footer, read from the nodes as a coordinator would. */
@@ -214,7 +259,7 @@ public final class PushdownEngine {
             List<Expression> atCoordinator = new ArrayList<>();
             for (Expression term : predicate instanceof And and ? and.operands() : List.of(predicate)) {
                 Set<String> used = columnsOf(term);
-                if (used.size() == 1 && mode != PushdownMode.BASELINE) {
+                if (used.size() == 1 && !fetchPlan) {
                     perColumn.computeIfAbsent(used.iterator().next(), c -> new ArrayList<>()).add(term);
                 } else {
                     atCoordinator.add(term);
@@ -269,8 +314,8 @@ public final class PushdownEngine {
                 if (item instanceof SelectItem.ColumnItem c) {
                     ColumnVectorBuilder result = results.get(nextColumn++);
                     ColumnChunkInfo chunk = group.column(c.column());
-                    boolean push = mode == PushdownMode.PUSH_ALL || (mode == PushdownMode.FUSION
-                            && CostEquation.pushesProjection(selectivity, chunk.compressibility()));
+                    boolean push = !fetchPlan && (mode == PushdownMode.PUSH_ALL
+                            || CostEquation.pushesProjection(selectivity, chunk.compressibility()));
                     if (push && !fetched.containsKey(c.column())) {
                         ByteBuffer values = projectOnNode(group, c.column(), rows, selectivity);
                         long start = System.nanoTime();
@@ -292,7 +337,7 @@ public final class PushdownEngine {
                     String column = aggregate.column().get();
                     String where = aggregate.label() + " over row group " + group.index() + " of " + key;
                     AggregatePartial partial;
-                    if (mode == PushdownMode.BASELINE || fetched.containsKey(column)) {
+                    if (fetchPlan || fetched.containsKey(column)) {
                         ColumnVector values = fetchChunk(group, column, "aggregate", selectivity, fetched);
                         long start = System.nanoTime();
                         partial = AggregatePartial.of(values, rows, where);

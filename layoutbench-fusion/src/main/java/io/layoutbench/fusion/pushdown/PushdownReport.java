@@ -15,6 +15,7 @@ import java.util.List;
  * }</pre>
  *
  * @param mode               how it ran
+ * @param plan               the plan it ran with (pushdown or fetch), chosen per query, and why
  * @param rowGroups          row groups in the object
  * @param rowGroupsPruned    row groups skipped on footer statistics
  * @param bytesToCoordinator bytes the coordinator received: footer, bitmaps, projected values, partials, chunks
@@ -26,12 +27,13 @@ import java.util.List;
  * @param degradedChunks     chunks rebuilt from other blocks because their node was down
  * @param decisions          per chunk: what was pushed down and what was fetched
  */
-public record PushdownReport(PushdownMode mode, int rowGroups, int rowGroupsPruned, long bytesToCoordinator,
-        long bytesToNodes, long bytesBetweenNodes, long rpcs, Duration latency, long workNanos, int degradedChunks,
-        List<ChunkDecision> decisions) {
+public record PushdownReport(PushdownMode mode, QueryPlan plan, int rowGroups, int rowGroupsPruned,
+        long bytesToCoordinator, long bytesToNodes, long bytesBetweenNodes, long rpcs, Duration latency, long workNanos,
+        int degradedChunks, List<ChunkDecision> decisions) {
 
     public PushdownReport {
         requireNonNull(mode, "mode is null");
+        requireNonNull(plan, "plan is null");
         requireNonNull(latency, "latency is null");
         decisions = List.copyOf(decisions);
     }

@@ -132,7 +132,7 @@ class PushdownEngineTest {
             nodes.get(node).down();
         }
         try {
-            for (PushdownMode mode : List.of(PushdownMode.FUSION, PushdownMode.PUSH_ALL)) {
+            for (PushdownMode mode : List.of(PushdownMode.FUSION, PushdownMode.PAPER, PushdownMode.PUSH_ALL)) {
                 PushdownResult result = new PushdownEngine(fusion, ClusterModel.paper()).execute(KEY, sql, mode);
                 assertSameRows(sql + " (" + mode + ", nodes 0, 4, 8 down)", rows(result.rows()), expected);
             }
@@ -160,11 +160,83 @@ class PushdownEngineTest {
     }
 
     @Test
+    void aFilterOnTheProjectedColumnOfFewValuesRunsTheFetchPlan() {
+        // l_linenumber is 1..7 and compresses about 15 times: at 25% its projection would be fetched compressed,
+        // so a filter round on the nodes would only decode the chunks twice.
+        String sql = "SELECT l_linenumber FROM lineitem WHERE l_linenumber < 2";
+        PushdownResult fused = engine(PushdownMode.FUSION).execute(KEY, sql, PushdownMode.FUSION);
+        PushdownResult paper = engine(PushdownMode.PAPER).execute(KEY, sql, PushdownMode.PAPER);
+        PushdownResult assembled = engine(PushdownMode.BASELINE).execute(KEY, sql, PushdownMode.BASELINE);
+        PushdownReport report = fused.report();
+        assertThat(report.plan().kind()).as(report.plan().toString()).isEqualTo(QueryPlan.Kind.FETCH);
+        assertThat(report.plan().reason()).contains("fetched anyway: l_linenumber");
+        assertThat(paper.report().plan().kind()).isEqualTo(QueryPlan.Kind.PUSHDOWN);
+        assertThat(rows(fused.rows())).isEqualTo(rows(assembled.rows())).isEqualTo(rows(paper.rows()));
+
+        // One round: the five chunks fetched whole, one read each (FAC keeps a chunk on one node), no filter.
+        long footerRpcs = footerRpcs();
+        long chunkBytes = chunkBytes("l_linenumber");
+        assertThat(report.decisions()).hasSize(5).noneMatch(ChunkDecision::pushedDown)
+                .allMatch(d -> d.operation().equals("filter"));
+        assertThat(report.rpcs()).isEqualTo(footerRpcs + 5);
+        assertThat(report.bytesToNodes()).isZero();
+        assertThat(report.networkBytes()).isEqualTo(footerBytes() + chunkBytes);
+        // The baseline moves the same bytes in more reads (its 64 KiB blocks split the chunks); the pushdown plan
+        // moves the chunks and the bitmaps in two rounds.
+        assertThat(assembled.report().networkBytes()).isEqualTo(report.networkBytes());
+        assertThat(paper.report().networkBytes()).isGreaterThan(report.networkBytes());
+        assertThat(paper.report().rpcs()).isEqualTo(footerRpcs + 10);
+    }
+
+    @Test
+    void aSelectiveFilterRunsThePushdownPlan() {
+        String sql = "SELECT l_extendedprice FROM lineitem WHERE l_extendedprice < 1500";
+        PushdownResult fused = engine(PushdownMode.FUSION).execute(KEY, sql, PushdownMode.FUSION);
+        PushdownResult assembled = engine(PushdownMode.BASELINE).execute(KEY, sql, PushdownMode.BASELINE);
+        PushdownReport report = fused.report();
+        assertThat(report.plan().kind()).as(report.plan().toString()).isEqualTo(QueryPlan.Kind.PUSHDOWN);
+        assertThat(rows(fused.rows())).isNotEmpty().isEqualTo(rows(assembled.rows()));
+        // Two rounds: five filters, then five projections on the nodes that decoded the chunks for the filter.
+        assertThat(report.rpcs()).isEqualTo(footerRpcs() + 10);
+        assertThat(report.projectionsPushed()).isEqualTo(5);
+        long footer = footerBytes();
+        assertThat((report.networkBytes() - footer) * 20).isLessThan(assembled.report().networkBytes() - footer);
+    }
+
+    @Test
+    void theBaselineAlwaysFetchesAndThePaperModesAlwaysPushDown() {
+        String sql = "SELECT l_linenumber FROM lineitem WHERE l_linenumber < 2";
+        assertThat(engine(PushdownMode.BASELINE).execute(KEY, sql, PushdownMode.BASELINE).report().plan().kind())
+                .isEqualTo(QueryPlan.Kind.FETCH);
+        for (PushdownMode mode : List.of(PushdownMode.PAPER, PushdownMode.PUSH_ALL)) {
+            QueryPlan plan = engine(mode).execute(KEY, sql, mode).report().plan();
+            assertThat(plan.kind()).isEqualTo(QueryPlan.Kind.PUSHDOWN);
+            assertThat(plan.reason()).startsWith(mode + " always pushes down");
+        }
+    }
+
+    private long footerRpcs() {
+        return engine(PushdownMode.FUSION).execute(KEY, "SELECT COUNT(*) FROM lineitem", PushdownMode.FUSION)
+                .report().rpcs();
+    }
+
+    private long footerBytes() {
+        return engine(PushdownMode.FUSION).execute(KEY, "SELECT COUNT(*) FROM lineitem", PushdownMode.FUSION)
+                .report().networkBytes();
+    }
+
+    private long chunkBytes(String column) {
+        return io.layoutbench.parquet.ParquetObject.open(fusion, KEY).footer().rowGroups().stream()
+                .mapToLong(g -> g.column(column).byteRange().length()).sum();
+    }
+
+    @Test
     void projectionDecisionsFollowTheCostEquation() {
         for (String sql : List.of("SELECT l_shipmode, l_extendedprice FROM lineitem WHERE l_quantity < 2",
                 "SELECT l_shipmode, l_extendedprice FROM lineitem WHERE l_quantity < 40",
                 "SELECT l_shipmode, l_extendedprice, l_comment FROM lineitem")) {
-            PushdownReport report = engine(PushdownMode.FUSION).execute(KEY, sql, PushdownMode.FUSION).report();
+            // The pushdown plan (the fetch plan fetches every chunk whatever the equation says).
+            PushdownReport report = engine(PushdownMode.PAPER).execute(KEY, sql, PushdownMode.PAPER).report();
             List<ChunkDecision> projections = report.decisions().stream()
                     .filter(d -> d.operation().equals("project")).toList();
             assertThat(projections).as(sql).isNotEmpty().allSatisfy(d -> assertThat(d.pushedDown())
