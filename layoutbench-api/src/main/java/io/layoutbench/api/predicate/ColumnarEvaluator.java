@@ -58,11 +58,16 @@ final class ColumnarEvaluator {
             return Selection.empty();
         }
         Context ctx = new Context(table, slotCount);
-        IntList out = new IntList(Math.min(to - from, 1024));
         int block = limit == Long.MAX_VALUE ? MAX_BLOCK : FIRST_LIMITED_BLOCK;
+        // Leaves reserve room for every row of a block, so a block's rows go to a scratch list first and the
+        // result grows with the matches only.
+        IntList matches = new IntList(Math.min(to - from, block));
+        IntList out = new IntList(Math.min(to - from, 1024));
         for (int start = from; start < to; ) {
             int size = Math.min(block, to - start);
-            root.select(ctx, Rows.range(start, size), true, out);
+            matches.size = 0;
+            root.select(ctx, Rows.range(start, size), true, matches);
+            out.addAll(Rows.of(matches));
             if (out.size >= limit) {
                 break;
             }
@@ -70,7 +75,6 @@ final class ColumnarEvaluator {
             block = Math.min(block * 2, MAX_BLOCK);
         }
         int size = (int) Math.min(out.size, limit);
-        // Leaves reserve a block's worth of room; do not keep that slack alive in the result.
         int[] rows = out.values.length > size + (size >> 2) + 64 ? Arrays.copyOf(out.values, size) : out.values;
         return new Selection(rows, size);
     }
