@@ -38,6 +38,7 @@ final class VectorScans extends Scans {
     /** Bit {@code j} in lane {@code j}: blended under a mask and OR-reduced, it turns the mask into a bit set. */
     private static final LongVector LANE_BITS =
             LongVector.fromArray(LONGS, LongStream.range(0, LANES).map(j -> 1L << j).toArray(), 0);
+    private static final DoubleVector DOUBLE_LANE_BITS = LANE_BITS.reinterpretAsDoubles();
     private static final IntVector INT_LANE_BITS =
             IntVector.fromArray(INTS, IntStream.range(0, INTS.length()).map(j -> 1 << j).toArray(), 0);
     /**
@@ -185,7 +186,7 @@ final class VectorScans extends Scans {
                 default -> v.compare(VectorOperators.EQ, c);
             };
             // The lanes' bits as doubles, reinterpreted as longs: exact, since blending only moves bits.
-            long bits = DoubleVector.zero(DOUBLES).blend(LANE_BITS.reinterpretAsDoubles(), m).reinterpretAsLongs()
+            long bits = DoubleVector.zero(DOUBLES).blend(DOUBLE_LANE_BITS, m).reinterpretAsLongs()
                     .reduceLanes(VectorOperators.OR);
             if (flip) {
                 bits ^= (1L << LANES) - 1;
