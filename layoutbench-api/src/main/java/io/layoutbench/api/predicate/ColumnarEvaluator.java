@@ -15,10 +15,13 @@ import java.util.Arrays;
  *       {@code LIMIT 1} stops early). Within a block, filters pass sorted row-id lists, so AND narrows: each
  *       conjunct only looks at the rows the previous ones kept, and conjuncts run cheapest first.</li>
  *   <li>Comparisons, IN and LIKE of a STRING column against constants are evaluated once per dictionary entry,
- *       then the rows are a loop over int ids and a byte mask.</li>
+ *       then the rows are a loop over int ids: compared with the few passing ids directly, or looked up in a byte
+ *       mask when many pass.</li>
  *   <li>A BIGINT column against a BIGINT constant is a range test in a loop over the {@code long[]}.</li>
  *   <li>Anything else (arithmetic, casts, column against column) is computed into primitive vectors of 1024
  *       values at a time, which stay in the L1 cache.</li>
+ *   <li>The innermost loops over whole blocks ({@link Scans}) run on the Java Vector API when the JVM has
+ *       {@code jdk.incubator.vector} ({@code --add-modules jdk.incubator.vector}), as plain loops otherwise.</li>
  * </ul>
  *
  * <p>Three-valued logic: a filter is asked for the rows where its predicate is TRUE, or where it is FALSE; rows
