@@ -55,21 +55,24 @@ final class ColumnFilters {
             out.ensure(out.size + in.size);
             int[] o = out.values;
             int n = out.size;
-            // Plain branches: the paper's range leaves keep a few percent of rows, where a predictable branch
-            // beats a conditional move (measured: 0.36 ms against 0.8 ms for 1.28M rows at 0.2% selectivity).
             if (in.ids == null && nulls.length == 0 && target) {
-                for (int r = in.start, end = in.start + in.size; r < end; r++) {
-                    long x = v[r];
-                    if (x >= lo && x <= hi) {
-                        o[n++] = r;
-                    }
-                }
+                n = Scans.best().longsBetween(v, in.start, in.start + in.size, lo, hi, o, n);
             } else if (in.ids == null && nulls.length == 0) {
                 for (int r = in.start, end = in.start + in.size; r < end; r++) {
                     long x = v[r];
                     if (x < lo || x > hi) {
                         o[n++] = r;
                     }
+                }
+            } else if (in.ids != null && nulls.length == 0) {
+                // The rows an earlier conjunct kept: scattered reads, which only overlap (the loop's speed) when no
+                // branch mispredicts, so the id is always written and the count advances on a match.
+                int[] ids = in.ids;
+                for (int k = in.offset, end = in.offset + in.size; k < end; k++) {
+                    int r = ids[k];
+                    long x = v[r];
+                    o[n] = r;
+                    n += (x >= lo & x <= hi) == target ? 1 : 0;
                 }
             } else {
                 for (int k = 0; k < in.size; k++) {

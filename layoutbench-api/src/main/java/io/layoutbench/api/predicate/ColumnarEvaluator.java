@@ -15,10 +15,13 @@ import java.util.Arrays;
  *       {@code LIMIT 1} stops early). Within a block, filters pass sorted row-id lists, so AND narrows: each
  *       conjunct only looks at the rows the previous ones kept, and conjuncts run cheapest first.</li>
  *   <li>Comparisons, IN and LIKE of a STRING column against constants are evaluated once per dictionary entry,
- *       then the rows are a loop over int ids and a byte mask.</li>
+ *       then the rows are a loop over int ids: compared with the few passing ids directly, or looked up in a byte
+ *       mask when many pass.</li>
  *   <li>A BIGINT column against a BIGINT constant is a range test in a loop over the {@code long[]}.</li>
  *   <li>Anything else (arithmetic, casts, column against column) is computed into primitive vectors of 1024
  *       values at a time, which stay in the L1 cache.</li>
+ *   <li>The innermost loops over whole blocks ({@link Scans}) run on the Java Vector API when the JVM has
+ *       {@code jdk.incubator.vector} ({@code --add-modules jdk.incubator.vector}), as plain loops otherwise.</li>
  * </ul>
  *
  * <p>Three-valued logic: a filter is asked for the rows where its predicate is TRUE, or where it is FALSE; rows
@@ -58,11 +61,16 @@ final class ColumnarEvaluator {
             return Selection.empty();
         }
         Context ctx = new Context(table, slotCount);
-        IntList out = new IntList(Math.min(to - from, 1024));
         int block = limit == Long.MAX_VALUE ? MAX_BLOCK : FIRST_LIMITED_BLOCK;
+        // Leaves reserve room for every row of a block, so a block's rows go to a scratch list first and the
+        // result grows with the matches only.
+        IntList matches = new IntList(Math.min(to - from, block));
+        IntList out = new IntList(Math.min(to - from, 1024));
         for (int start = from; start < to; ) {
             int size = Math.min(block, to - start);
-            root.select(ctx, Rows.range(start, size), true, out);
+            matches.size = 0;
+            root.select(ctx, Rows.range(start, size), true, matches);
+            out.addAll(Rows.of(matches));
             if (out.size >= limit) {
                 break;
             }
@@ -70,7 +78,6 @@ final class ColumnarEvaluator {
             block = Math.min(block * 2, MAX_BLOCK);
         }
         int size = (int) Math.min(out.size, limit);
-        // Leaves reserve a block's worth of room; do not keep that slack alive in the result.
         int[] rows = out.values.length > size + (size >> 2) + 64 ? Arrays.copyOf(out.values, size) : out.values;
         return new Selection(rows, size);
     }

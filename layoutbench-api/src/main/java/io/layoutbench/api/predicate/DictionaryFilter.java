@@ -16,6 +16,12 @@ import java.util.List;
  * nothing (see {@link LikePattern#matches(byte[], int, int)}).
  */
 final class DictionaryFilter extends Filter {
+    /**
+     * Largest dictionary whose passing entries are listed for {@link Scans#intsIn}: counting them costs one step per
+     * entry and call, small next to a scan of the rows when the dictionary is much smaller than the table (labels).
+     */
+    private static final int MAX_LISTED_DICTIONARY = 1 << 14;
+
     private final int column;
     private final EntryTest test;
     private final boolean negated;
@@ -27,8 +33,12 @@ final class DictionaryFilter extends Filter {
         void mark(StringDictionary dictionary, byte[] mask);
     }
 
-    /** The per-table mask: {@code mask[id + 1]} is 1 if entry id passes, 0 if not; {@code mask[0]} (NULL) 2. */
-    private record Mask(byte[] mask, boolean anyPass, boolean anyFail) {
+    /**
+     * The per-table mask: {@code mask[id + 1]} is 1 if entry id passes, 0 if not; {@code mask[0]} (NULL) 2. When at
+     * most {@link Scans#maxInValues()} entries pass, {@code passing} lists them, so the rows are found by comparing
+     * ids rather than by a lookup per row; else it is null.
+     */
+    private record Mask(byte[] mask, boolean anyPass, boolean anyFail, int[] passing) {
     }
 
     private DictionaryFilter(int column, EntryTest test, boolean negated, int slot) {
@@ -109,10 +119,28 @@ final class DictionaryFilter extends Filter {
                 anyPass |= bytes[k] == 1;
                 anyFail |= bytes[k] == 0;
             }
-            mask = new Mask(bytes, anyPass, anyFail);
+            mask = new Mask(bytes, anyPass, anyFail, size <= MAX_LISTED_DICTIONARY ? passing(bytes) : null);
             ctx.slots[slot] = mask;
         }
         return mask;
+    }
+
+    /** The entries that pass, if there are at most {@link Scans#maxInValues()}; else null. */
+    private static int[] passing(byte[] mask) {
+        int count = 0;
+        for (int k = 1; k < mask.length; k++) {
+            count += mask[k];
+        }
+        if (count > Scans.best().maxInValues()) {
+            return null;
+        }
+        int[] passing = new int[count];
+        for (int k = 1, i = 0; i < count; k++) {
+            if (mask[k] == 1) {
+                passing[i++] = k - 1;
+            }
+        }
+        return passing;
     }
 
     @Override
@@ -128,7 +156,9 @@ final class DictionaryFilter extends Filter {
         out.ensure(out.size + in.size);
         int[] o = out.values;
         int n = out.size;
-        if (in.ids == null) {
+        if (in.ids == null && want && mask.passing() != null) {
+            n = Scans.best().intsIn(ids, in.start, in.start + in.size, mask.passing(), o, n);
+        } else if (in.ids == null) {
             for (int r = in.start, end = in.start + in.size; r < end; r++) {
                 if (m[ids[r] + 1] == w) {
                     o[n++] = r;

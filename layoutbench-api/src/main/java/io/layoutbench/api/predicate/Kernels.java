@@ -97,10 +97,12 @@ final class Kernels {
             int base = rows.start + from;
             if (data instanceof ColumnVector.Longs d) {
                 long[] values = d.values();
-                if (type == ColumnType.DOUBLE) {
+                if (type == ColumnType.DOUBLE && dense) {
+                    Scans.best().longsToDoubles(values, base, out.doubles, len);
+                } else if (type == ColumnType.DOUBLE) {
                     double[] o = out.doubles;
                     for (int k = 0; k < len; k++) {
-                        o[k] = values[dense ? base + k : rows.row(from + k)];
+                        o[k] = values[rows.row(from + k)];
                     }
                 } else if (dense) {
                     System.arraycopy(values, base, out.longs, 0, len);
@@ -271,13 +273,11 @@ final class Kernels {
                         }
                     }
                     case DIVIDE -> {
-                        boolean zeroDivisor = false;
+                        // Two loops: the division alone compiles to vector divisions.
                         for (int k = 0; k < len; k++) {
                             z[k] = x[k] / y[k];
-                            if (y[k] == 0) {
-                                zeroDivisor = true;
-                            }
                         }
+                        boolean zeroDivisor = Scans.best().anyZero(y, len);
                         // A zero divisor is NULL; flags are written only for the rare batch that has one.
                         if (zeroDivisor) {
                             for (int k = 0; k < len; k++) {

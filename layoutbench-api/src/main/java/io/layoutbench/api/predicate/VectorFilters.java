@@ -43,6 +43,9 @@ final class VectorFilters {
             // lookup keeps the operator's switch out of the inner loops.
             boolean[] accept = {op.test(-1) == want, op.test(0) == want, op.test(1) == want};
             int[] rows = batchRows(ctx, rowsSlot);
+            // NaN stands for "no constant": Scans.compare does not take a NaN constant.
+            double constant = left.type == ColumnType.DOUBLE && right instanceof ConstantKernel c
+                    ? ((Number) c.value).doubleValue() : Double.NaN;
             out.ensure(out.size + in.size);
             for (int from = 0; from < in.size; from += BATCH) {
                 int len = Math.min(BATCH, in.size - from);
@@ -73,8 +76,9 @@ final class VectorFilters {
                     case DOUBLE -> {
                         double[] x = a.doubles;
                         double[] y = b.doubles;
-                        if (!anyNull && right instanceof ConstantKernel constant) {
-                            n = compareWithConstant(x, ((Number) constant.value).doubleValue(), want, rows, len, o, n);
+                        if (!anyNull && !Double.isNaN(constant)) {
+                            n = Scans.best().compare(x, len, op, constant, want, in.ids == null ? null : rows,
+                                    in.start + from, o, n);
                         } else if (!anyNull) {
                             for (int k = 0; k < len; k++) {
                                 if (accept[Scalars.compareDoubles(x[k], y[k]) + 1]) {
@@ -107,59 +111,6 @@ final class VectorFilters {
                 }
                 out.size = n;
             }
-        }
-
-        /**
-         * {@code x op c} with the plain IEEE operators, which compile to tighter code than the three-way compare.
-         * They agree with the language's order because c (a literal) is finite: only NaN needs care, and NaN is
-         * greater than every number.
-         */
-        private int compareWithConstant(double[] x, double c, boolean want, int[] rows, int len, int[] o, int n) {
-            switch (op) {
-                case LESS_THAN -> {
-                    for (int k = 0; k < len; k++) {
-                        if ((x[k] < c) == want) {
-                            o[n++] = rows[k];
-                        }
-                    }
-                }
-                case LESS_THAN_OR_EQUAL -> {
-                    for (int k = 0; k < len; k++) {
-                        if ((x[k] <= c) == want) {
-                            o[n++] = rows[k];
-                        }
-                    }
-                }
-                case GREATER_THAN -> {
-                    for (int k = 0; k < len; k++) {
-                        if ((x[k] > c || x[k] != x[k]) == want) {
-                            o[n++] = rows[k];
-                        }
-                    }
-                }
-                case GREATER_THAN_OR_EQUAL -> {
-                    for (int k = 0; k < len; k++) {
-                        if ((x[k] >= c || x[k] != x[k]) == want) {
-                            o[n++] = rows[k];
-                        }
-                    }
-                }
-                case EQUAL -> {
-                    for (int k = 0; k < len; k++) {
-                        if ((x[k] == c) == want) {
-                            o[n++] = rows[k];
-                        }
-                    }
-                }
-                case NOT_EQUAL -> {
-                    for (int k = 0; k < len; k++) {
-                        if ((x[k] != c) == want) {
-                            o[n++] = rows[k];
-                        }
-                    }
-                }
-            }
-            return n;
         }
 
         @Override

@@ -60,7 +60,9 @@ import org.openjdk.jmh.infra.Blackhole;
  * {@link ColumnarTable} and, with DuckDB's appender, into a native DuckDB table; setup checks that DuckDB and the
  * evaluator agree on the count (and on the row ids) of the query before anything is timed. Q2 has the full-scale
  * {@code LIMIT 1000}. DuckDB runs with {@code threads=1} because the evaluator uses one thread; pass
- * {@code -jvmArgsAppend -Dlayoutbench.duckdb.threads=2} to give it both cores of a 2-core machine.
+ * {@code -jvmArgsAppend -Dlayoutbench.duckdb.threads=2} to give it both cores of a 2-core machine. The fork resolves
+ * {@code jdk.incubator.vector}, so the evaluator runs its Vector API scans ({@code Scans}); without the module it
+ * runs their scalar loops.
  *
  * <pre>
  * java -jar layoutbench-jmh/target/benchmarks.jar PaperPredicateBenchmark
@@ -72,7 +74,7 @@ import org.openjdk.jmh.infra.Blackhole;
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 @Warmup(iterations = 2, time = 1)
 @Measurement(iterations = 3, time = 1)
-@Fork(value = 1, jvmArgsAppend = {"-Xms3g", "-Xmx3g"})
+@Fork(value = 1, jvmArgsAppend = {"-Xms3g", "-Xmx3g", "--add-modules=jdk.incubator.vector"})
 public class PaperPredicateBenchmark {
 
     /** Seed of the synthetic dataset; any seed gives the paper's counts. */
