@@ -89,7 +89,7 @@ final class LoaderDataset {
 
     private Opened open(CommandSpec spec, StorageLayout layout, String prefix,
             BiFunction<ObjectBackend, Store, Dataset> opener) {
-        Store opened = store.open(spec.commandLine());
+        Store opened = store.open(spec.commandLine(), read.profile);
         try {
             if (!opened.persistent()) {
                 throw new ParameterException(spec.commandLine(), "--backend mem holds no datasets between "

@@ -11,7 +11,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
@@ -83,7 +82,7 @@ final class StoreOptions {
             sized.putIfAbsent("maxConcurrency", Integer.toString(network.maxConnections()));
             double burst = network.host().burstBytesPerSecond();
             if (Double.isFinite(burst)) {
-                sized.putIfAbsent("targetThroughputGbps", String.format(Locale.ROOT, "%.3f", burst * 8 / 1e9));
+                sized.putIfAbsent("targetThroughputGbps", Double.toString(Math.max(0.001, burst * 8 / 1e9)));
             }
         }
         return sized;

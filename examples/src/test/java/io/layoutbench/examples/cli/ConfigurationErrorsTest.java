@@ -138,7 +138,7 @@ class ConfigurationErrorsTest {
     void anS3ConnectionPoolIsSizedForTheProfileUnlessAPropertySizesIt() {
         NetworkProfile t3 = NetworkProfiles.get("t3.medium");
         Map<String, String> sized = StoreOptions.sizedFor(t3, Map.of("region", "eu-west-1"));
-        assertThat(sized).containsEntry("maxConcurrency", "297").containsEntry("targetThroughputGbps", "5.000")
+        assertThat(sized).containsEntry("maxConcurrency", "297").containsEntry("targetThroughputGbps", "5.0")
                 .containsEntry("region", "eu-west-1");
         S3Options options = S3Options.fromProperties(sized);
         assertThat(options.maxConcurrency()).isEqualTo(297);

@@ -52,8 +52,8 @@ import org.slf4j.LoggerFactory;
  * evaluated here on chunks fetched compressed. The bitmaps are ANDed: the selectivity is now exact. <b>Project</b>:
  * per selected row group and projected column, the projection is pushed down (the node returns the selected values,
  * uncompressed) when the {@link CostEquation} holds, else the chunk is fetched compressed and projected here.
- * Aggregates are always pushed down: a node returns a 32-byte partial. With nodes down, a chunk whose block is lost
- * is rebuilt by another node from k blocks of its stripe, and the query still answers.
+ * With the pushdown plan, aggregates are pushed down: a node returns a 32-byte partial. With nodes down, a chunk
+ * whose block is lost is rebuilt by another node from k blocks of its stripe, and the query still answers.
  *
  * <p>Before the filter stage a {@link QueryPlan} is chosen per query ({@link PushdownMode#FUSION}): when pricing
  * both plans (bytes, round trips, where the work runs) says the filter round cannot pay for itself, as when the

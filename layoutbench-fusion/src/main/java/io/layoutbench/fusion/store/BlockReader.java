@@ -82,15 +82,16 @@ final class BlockReader {
     }
 
     /**
-     * The bytes of one piece: from its data block, or, for the units of it that fail, rebuilt. A piece of a few units
-     * goes through the {@link UnitCache} first: units another read holds or is fetching are not read again.
+     * The bytes of one piece: from its data block, or, for the units of it that fail, rebuilt. A piece of at most
+     * {@link UnitCache#MAX_READ_BYTES} goes through the {@link UnitCache} first: units another read holds or is
+     * fetching are not read again.
      */
     private CompletableFuture<ByteBuffer> readPiece(FacManifest manifest, FacManifest.Piece piece, UnitCache units) {
         FacManifest.Block block = manifest.block(piece.stripe(), piece.block());
         int unit = manifest.checksumUnit();
         long from = piece.blockOffset() / unit * unit;
         long to = Math.min(block.length(), ceilTo(piece.blockOffset() + piece.length(), unit));
-        if (units != null && (to - from + unit - 1) / unit <= UnitCache.MAX_UNITS_PER_READ) {
+        if (units != null && to - from <= UnitCache.MAX_READ_BYTES) {
             return readCached(manifest, piece, block, from, to, units).exceptionallyCompose(error -> {
                 Throwable cause = Futures.unwrap(error);
                 if (cause instanceof BlockChecksumException) {
@@ -124,14 +125,17 @@ final class BlockReader {
             own = readUnits(manifest, block, readFrom, readTo);
             own.whenComplete((read, error) -> {
                 for (long u = claim.firstToRead(); u <= claim.lastToRead(); u++) {
+                    if (!claim.owns(u)) {
+                        continue; // another read registered it and completes it
+                    }
                     int i = (int) (u - claim.firstToRead());
                     if (error != null) {
-                        unitCache.fail(manifest, block, u, error);
+                        unitCache.fail(claim, manifest, block, u, error);
                     } else if (read.truncated() || read.damage(i) != null) {
-                        unitCache.fail(manifest, block, u, damagedUnit(manifest, block, u));
+                        unitCache.fail(claim, manifest, block, u, damagedUnit(manifest, block, u));
                     } else {
                         int length = (int) (Math.min(readTo, (u + 1) * unit) - u * unit);
-                        unitCache.complete(manifest, block, u, slice(read.bytes(), i * unit, length));
+                        unitCache.complete(claim, manifest, block, u, copy(read.bytes(), i * unit, length));
                     }
                 }
             });
@@ -299,6 +303,13 @@ final class BlockReader {
 
     private static long ceilTo(long value, int unit) {
         return (value + unit - 1) / unit * unit;
+    }
+
+    /** {@code length} bytes of {@code buffer} from {@code offset}, in an array of their own. */
+    private static ByteBuffer copy(ByteBuffer buffer, int offset, int length) {
+        byte[] bytes = new byte[length];
+        buffer.duplicate().position(buffer.position() + offset).get(bytes);
+        return ByteBuffer.wrap(bytes).asReadOnlyBuffer();
     }
 
     private static ByteBuffer slice(ByteBuffer buffer, int offset, int length) {

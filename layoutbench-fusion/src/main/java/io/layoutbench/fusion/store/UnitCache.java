@@ -2,6 +2,7 @@ package io.layoutbench.fusion.store;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -23,15 +24,16 @@ import java.util.concurrent.CompletableFuture;
  * its old units), stripe, block and unit index. Completed entries are evicted least recently used
  * beyond {@code capacityBytes}; entries still being read are never evicted. A unit whose read fails or does not match
  * its checksum is dropped, and the caller falls back to the store's degraded path. Only reads of at most
- * {@link #MAX_UNITS_PER_READ} units come here: larger ones (samples of 100 KB and more) are rarely read twice, and
- * keeping them would evict the metadata units that are.
+ * {@link #MAX_READ_BYTES} bytes of whole units come here: larger ones (samples of 100 KB and more) are rarely read
+ * twice, and keeping them would evict the metadata units that are. Units are kept as copies of their own, so the
+ * cache holds what it counts, not the larger buffers they were read in.
  *
  * <p>Thread-safe: every method holds this cache's lock, briefly (no I/O under it).
  */
 final class UnitCache {
 
-    /** Reads of more units than this bypass the cache. */
-    static final int MAX_UNITS_PER_READ = 4;
+    /** Reads of more bytes than this (whole units) bypass the cache. */
+    static final int MAX_READ_BYTES = 64 << 10;
 
     /** Default capacity: 16 MiB of units, a thousand 16 KiB units of metadata. */
     static final long DEFAULT_CAPACITY_BYTES = 16L << 20;
@@ -44,17 +46,40 @@ final class UnitCache {
     }
 
     /**
-     * What {@link #claim} found for a span of units: the futures of every unit, and the units of it that nobody is
-     * reading yet, which the caller must now read and then {@link #complete} or {@link #fail}.
+     * What {@link #claim} found for a span of units {@code [first, ...]}: the futures of every unit, and the span of
+     * units this claim registered ({@code firstToRead} to {@code lastToRead}, -1 when none), which the caller reads
+     * from the node in one read and then completes or fails with {@link #complete} and {@link #fail}. Only the claim
+     * that registered a unit completes or fails it: units in that span that others registered are read again and
+     * left to them.
      */
-    record Claim(List<CompletableFuture<ByteBuffer>> units, long firstToRead, long lastToRead) {
+    record Claim(long first, List<CompletableFuture<ByteBuffer>> units, BitSet owned, long firstToRead,
+            long lastToRead) {
         boolean mustRead() {
             return firstToRead >= 0;
+        }
+
+        /** Whether this claim registered unit {@code unit}, and so must complete or fail it. */
+        boolean owns(long unit) {
+            return unit >= first && unit < first + units.size() && owned.get((int) (unit - first));
+        }
+
+        CompletableFuture<ByteBuffer> unit(long unit) {
+            return units.get((int) (unit - first));
+        }
+    }
+
+    /** A registered unit: its future, and the bytes counted for it once it completed (0 before). */
+    private static final class Entry {
+        final CompletableFuture<ByteBuffer> future;
+        long countedBytes;
+
+        Entry(CompletableFuture<ByteBuffer> future) {
+            this.future = future;
         }
     }
 
     private final long capacityBytes;
-    private final LinkedHashMap<UnitKey, CompletableFuture<ByteBuffer>> units = new LinkedHashMap<>(256, 0.75f, true);
+    private final LinkedHashMap<UnitKey, Entry> units = new LinkedHashMap<>(256, 0.75f, true);
     private long cachedBytes;
     private long hits;
     private long misses;
@@ -67,20 +92,22 @@ final class UnitCache {
     }
 
     /**
-     * The futures of units {@code [first, last]} of a block; units nobody holds or reads are registered as being
-     * read by the caller, who reads the span from the first of them to the last (units in between that are already
-     * here are read again but keep their entries).
+     * The futures of units {@code [first, last]} of a block; units nobody holds or reads are registered to the
+     * caller, who reads the span from the first of them to the last (units in between that are already here are read
+     * again but keep their entries and owners).
      */
     synchronized Claim claim(FacManifest manifest, FacManifest.Block block, long first, long last) {
         List<CompletableFuture<ByteBuffer>> found = new ArrayList<>((int) (last - first + 1));
+        BitSet owned = new BitSet();
         long firstToRead = -1;
         long lastToRead = -1;
         for (long u = first; u <= last; u++) {
             UnitKey key = key(manifest, block, u);
-            CompletableFuture<ByteBuffer> unit = units.get(key);
-            if (unit == null) {
-                unit = new CompletableFuture<>();
-                units.put(key, unit);
+            Entry entry = units.get(key);
+            if (entry == null) {
+                entry = new Entry(new CompletableFuture<>());
+                units.put(key, entry);
+                owned.set((int) (u - first));
                 if (firstToRead < 0) {
                     firstToRead = u;
                 }
@@ -89,44 +116,54 @@ final class UnitCache {
             } else {
                 hits++;
             }
-            found.add(unit);
+            found.add(entry.future);
         }
-        return new Claim(found, firstToRead, lastToRead);
+        return new Claim(first, found, owned, firstToRead, lastToRead);
     }
 
-    /** Unit {@code unit} of the block, read and checked: its waiters get it, and it stays for later reads. */
-    void complete(FacManifest manifest, FacManifest.Block block, long unit, ByteBuffer bytes) {
-        CompletableFuture<ByteBuffer> entry;
+    /**
+     * Unit {@code unit}, which {@code claim} registered, read and checked: its waiters get {@code bytes}, and it stays
+     * for later reads, counted at {@code bytes.remaining()} (give it bytes of its own, not a slice of a larger
+     * buffer, or the cache holds more than it counts).
+     */
+    void complete(Claim claim, FacManifest manifest, FacManifest.Block block, long unit, ByteBuffer bytes) {
+        CompletableFuture<ByteBuffer> future = requireOwned(claim, unit);
         synchronized (this) {
-            entry = units.get(key(manifest, block, unit));
-            if (entry == null || entry.isDone()) {
-                return; // evicted or failed meanwhile, or a re-read of a unit already here
+            Entry entry = units.get(key(manifest, block, unit));
+            if (entry != null && entry.future == future) {
+                entry.countedBytes = bytes.remaining();
+                cachedBytes += entry.countedBytes;
             }
-            cachedBytes += bytes.remaining();
+        }
+        future.complete(bytes); // outside the lock: waiters run on this thread
+        synchronized (this) {
             evict();
         }
-        entry.complete(bytes); // outside the lock: waiters run on this thread
     }
 
-    /** Unit {@code unit} could not be read or checked: its waiters fail with {@code error}, and it is forgotten. */
-    void fail(FacManifest manifest, FacManifest.Block block, long unit, Throwable error) {
-        CompletableFuture<ByteBuffer> entry;
+    /**
+     * Unit {@code unit}, which {@code claim} registered, could not be read or checked: its waiters fail with
+     * {@code error}, and it is forgotten, so the next read of it tries again.
+     */
+    void fail(Claim claim, FacManifest manifest, FacManifest.Block block, long unit, Throwable error) {
+        CompletableFuture<ByteBuffer> future = requireOwned(claim, unit);
         synchronized (this) {
             UnitKey key = key(manifest, block, unit);
-            entry = units.get(key);
-            if (entry == null || entry.isDone()) {
-                return;
+            Entry entry = units.get(key);
+            if (entry != null && entry.future == future) {
+                units.remove(key);
+                cachedBytes -= entry.countedBytes;
             }
-            units.remove(key);
         }
-        entry.completeExceptionally(error);
+        future.completeExceptionally(error);
     }
 
-    /** Units found here or being read when asked for, against units a caller had to read. */
+    /** Units found here or being read when asked for. */
     synchronized long hits() {
         return hits;
     }
 
+    /** Units a claim had to register and read. */
     synchronized long misses() {
         return misses;
     }
@@ -136,16 +173,23 @@ final class UnitCache {
         return cachedBytes;
     }
 
+    private static CompletableFuture<ByteBuffer> requireOwned(Claim claim, long unit) {
+        if (!claim.owns(unit)) {
+            throw new IllegalArgumentException("Unit " + unit + " is not one this claim registered");
+        }
+        return claim.unit(unit);
+    }
+
     private static UnitKey key(FacManifest manifest, FacManifest.Block block, long unit) {
         return new UnitKey(manifest.key(), manifest.generation(), block.stripe(), block.index(), unit);
     }
 
     private void evict() {
-        Iterator<Map.Entry<UnitKey, CompletableFuture<ByteBuffer>>> eldest = units.entrySet().iterator();
+        Iterator<Map.Entry<UnitKey, Entry>> eldest = units.entrySet().iterator();
         while (cachedBytes > capacityBytes && eldest.hasNext()) {
-            CompletableFuture<ByteBuffer> unit = eldest.next().getValue();
-            if (unit.isDone() && !unit.isCompletedExceptionally()) {
-                cachedBytes -= unit.join().remaining();
+            Entry entry = eldest.next().getValue();
+            if (entry.future.isDone()) {
+                cachedBytes -= entry.countedBytes;
                 eldest.remove();
             }
         }

@@ -41,9 +41,10 @@ class UnitCacheTest {
         UnitCache.Claim beside = cache.claim(manifest, BLOCK, 4, 6);
         assertThat(beside.firstToRead()).as("only unit 6 is nobody's yet").isEqualTo(6);
         assertThat(beside.lastToRead()).isEqualTo(6);
+        assertThat(beside.owns(4)).isFalse();
         assertThat(beside.units().get(0).isDone()).isFalse();
 
-        cache.complete(manifest, BLOCK, 4, ByteBuffer.wrap(new byte[] {4}));
+        cache.complete(first, manifest, BLOCK, 4, ByteBuffer.wrap(new byte[] {4}));
         assertThat(beside.units().get(0).join().get(0)).isEqualTo((byte) 4);
         assertThat(cache.claim(manifest, BLOCK, 4, 4).mustRead()).isFalse();
         assertThat(cache.hits()).isEqualTo(3);
@@ -51,24 +52,43 @@ class UnitCacheTest {
     }
 
     @Test
+    void onlyTheClaimThatRegisteredAUnitCompletesOrFailsIt() {
+        UnitCache cache = new UnitCache(1 << 20);
+        FacManifest manifest = manifest("a.parquet", "g1");
+        UnitCache.Claim owner = cache.claim(manifest, BLOCK, 1, 1);
+        cache.claim(manifest, BLOCK, 0, 0);
+        UnitCache.Claim spanning = cache.claim(manifest, BLOCK, 0, 2);   // registers unit 2 only
+
+        assertThatThrownBy(() -> cache.fail(spanning, manifest, BLOCK, 1, new IllegalStateException("node down")))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not one this claim registered");
+        cache.complete(owner, manifest, BLOCK, 1, ByteBuffer.allocate(100));
+        cache.complete(spanning, manifest, BLOCK, 2, ByteBuffer.allocate(30));
+
+        assertThat(cache.cachedBytes()).as("each unit counted once, at what it holds").isEqualTo(130);
+        assertThat(spanning.unit(1).join().capacity()).isEqualTo(100);
+    }
+
+    @Test
     void aFailedUnitFailsItsWaitersAndIsReadAgainByTheNext() {
         UnitCache cache = new UnitCache(1 << 20);
         FacManifest manifest = manifest("a.parquet", "g1");
         UnitCache.Claim claim = cache.claim(manifest, BLOCK, 0, 0);
+        UnitCache.Claim waiter = cache.claim(manifest, BLOCK, 0, 0);
 
-        cache.fail(manifest, BLOCK, 0, new IllegalStateException("node 5 is down"));
+        cache.fail(claim, manifest, BLOCK, 0, new IllegalStateException("node 5 is down"));
 
-        assertThatThrownBy(() -> claim.units().get(0).join()).isInstanceOf(CompletionException.class)
+        assertThatThrownBy(() -> waiter.units().get(0).join()).isInstanceOf(CompletionException.class)
                 .hasMessageContaining("node 5 is down");
         assertThat(cache.claim(manifest, BLOCK, 0, 0).mustRead()).isTrue();
+        assertThat(cache.cachedBytes()).isZero();
     }
 
     @Test
     void anotherGenerationOfTheObjectNeverMeetsTheOldUnits() {
         UnitCache cache = new UnitCache(1 << 20);
         FacManifest old = manifest("a.parquet", "g1");
-        cache.claim(old, BLOCK, 0, 0);
-        cache.complete(old, BLOCK, 0, ByteBuffer.wrap(new byte[] {1}));
+        UnitCache.Claim claim = cache.claim(old, BLOCK, 0, 0);
+        cache.complete(claim, old, BLOCK, 0, ByteBuffer.wrap(new byte[] {1}));
 
         assertThat(cache.claim(manifest("a.parquet", "g2"), BLOCK, 0, 0).mustRead()).isTrue();
     }
@@ -78,19 +98,17 @@ class UnitCacheTest {
         UnitCache cache = new UnitCache(3_000);
         FacManifest manifest = manifest("a.parquet", "g1");
         for (int u = 0; u < 3; u++) {
-            cache.claim(manifest, BLOCK, u, u);
-            cache.complete(manifest, BLOCK, u, ByteBuffer.allocate(1_000));
+            cache.complete(cache.claim(manifest, BLOCK, u, u), manifest, BLOCK, u, ByteBuffer.allocate(1_000));
         }
         cache.claim(manifest, BLOCK, 0, 0);   // unit 0 used again: unit 1 is now the least recently used
         UnitCache.Claim pending = cache.claim(manifest, BLOCK, 9, 9);   // being read: never evicted
 
-        cache.claim(manifest, BLOCK, 3, 3);
-        cache.complete(manifest, BLOCK, 3, ByteBuffer.allocate(1_000));
+        cache.complete(cache.claim(manifest, BLOCK, 3, 3), manifest, BLOCK, 3, ByteBuffer.allocate(1_000));
 
         assertThat(cache.cachedBytes()).isEqualTo(3_000);
         assertThat(cache.claim(manifest, BLOCK, 1, 1).mustRead()).as("evicted").isTrue();
         assertThat(cache.claim(manifest, BLOCK, 0, 0).mustRead()).isFalse();
-        cache.complete(manifest, BLOCK, 9, ByteBuffer.allocate(10));
+        cache.complete(pending, manifest, BLOCK, 9, ByteBuffer.allocate(10));
         assertThat(pending.units().get(0).join().capacity()).isEqualTo(10);
     }
 }

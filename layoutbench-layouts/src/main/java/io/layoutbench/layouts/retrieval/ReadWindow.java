@@ -21,11 +21,14 @@ import java.util.function.Supplier;
  *   <li>Mean time to first byte over {@value #LATENCY_RISE} times the lowest round's: the window shrinks by a quarter.
  *       First-byte time does not grow with a read's size, so it shows queueing at the store or on the path.</li>
  *   <li>A growth tried in the previous round is judged: if throughput did not rise by {@value #GROWTH_THAT_PAYS}
- *       times, the window goes back to what it was and holds there (the link, not the window, is the limit).</li>
+ *       times, or the window was not full (the byte budget held reads back), the window goes back to what it was
+ *       and holds there (the link or the budget, not the window, is the limit).</li>
  *   <li>Otherwise, if the window was full in the round (a read waited for a slot, not for the byte budget or the
  *       end of the query): while probing, it doubles; after a back-off it regains an eighth a round up to where it
  *       backed off from, then probes again.</li>
  * </ol>
+ * After a back-off, the reads launched before it are ignored: they ran under the larger window, and their retries
+ * would halve the new one again for the same burst.
  * Why not Netflix's {@code concurrency-limits} (Vegas, Gradient2)? They judge congestion by a request's whole round
  * trip, assuming requests of similar cost; a query's reads range from 64 KiB footers to merged reads of megabytes,
  * whose round trips differ by their transfer time. First-byte time and bytes per second are what this window
@@ -34,7 +37,8 @@ import java.util.function.Supplier;
  * <pre>{@code
  * ReadWindow window = ReadWindow.adaptive(297, 588, metrics::snapshot, System::nanoTime);
  * if (inFlight >= window.limit()) window.onFull();   // a read waits for a slot
- * window.onCompleted(bytes);                          // a read finished; may end a round and move the limit
+ * long launch = window.onLaunched();                 // a read goes out
+ * window.onCompleted(bytes, launch);                  // it finished; may end a round and move the limit
  * }</pre>
  *
  * <p>Not thread-safe: the retrieval calls it under its own lock.
@@ -76,6 +80,10 @@ final class ReadWindow {
 
     private int peak;
     private int backOffs;
+    private long launches;
+    /** Reads launched before this ran under the window a back-off replaced: their signals are not the new one's. */
+    private long quietBefore;
+    private boolean roundPending;
 
     private ReadWindow(int start, int ceiling, Phase phase, Supplier<MetricsSnapshot> signals, LongSupplier nanoClock) {
         if (start < 1 || ceiling < start) {
@@ -127,16 +135,31 @@ final class ReadWindow {
         roundFull = true;
     }
 
-    /** A read of {@code bytes} completed (or failed); may end a round and move the limit. */
-    void onCompleted(long bytes) {
-        if (phase == Phase.FIXED) {
+    /** A read is being launched; returns its launch number, which its {@link #onCompleted} passes back. */
+    long onLaunched() {
+        return launches++;
+    }
+
+    /**
+     * A read of {@code bytes} completed (or failed); may end a round and move the limit. Reads launched before the
+     * last back-off do not count: they ran under the window it replaced, and their retries and first-byte times
+     * would shrink the new one again for the same cause.
+     */
+    void onCompleted(long bytes, long launchNumber) {
+        if (phase == Phase.FIXED || launchNumber < quietBefore) {
             return;
+        }
+        if (roundPending) {
+            roundPending = false;
+            startRound();
         }
         roundReads++;
         roundBytes += bytes;
         if (roundReads >= roundTarget) {
             endRound();
-            startRound();
+            if (!roundPending) {
+                startRound();
+            }
         }
     }
 
@@ -166,7 +189,7 @@ final class ReadWindow {
         if (retries > 0) {
             backOff(limit / 2);
         } else if (latency > LATENCY_RISE * lowestLatencyNanos) {
-            backOff(limit * 3 / 4);
+            backOff((int) (limit * 3L / 4));
         } else if (limitBeforeGrowth > 0) {
             judgeGrowth(rate);
         } else if (roundFull && limit < ceiling) {
@@ -180,10 +203,14 @@ final class ReadWindow {
         limitBeforeGrowth = -1;
         phase = Phase.RECOVERING;
         backOffs++;
+        quietBefore = launches;
+        roundPending = true;
     }
 
     private void judgeGrowth(double rate) {
-        if (roundFull && rate < rateBeforeGrowth * GROWTH_THAT_PAYS) {
+        // A round in which the window was not full did not use the growth (the budget or the query's end held reads
+        // back): it did not pay either.
+        if (!roundFull || rate < rateBeforeGrowth * GROWTH_THAT_PAYS) {
             limit = limitBeforeGrowth;
             phase = Phase.HOLDING;
         }
@@ -195,10 +222,10 @@ final class ReadWindow {
             case PROBING -> {
                 limitBeforeGrowth = limit;
                 rateBeforeGrowth = rate;
-                setLimit(limit * 2);
+                setLimit(2L * limit);
             }
             case RECOVERING -> {
-                setLimit(Math.min(recoverTo, limit + Math.max(1, limit / 8)));
+                setLimit(Math.min(recoverTo, limit + Math.max(1L, limit / 8)));
                 if (limit >= recoverTo) {
                     recoverTo = 0;
                     phase = Phase.PROBING;

@@ -257,6 +257,7 @@ public final class StreamingRetrieval implements SampleStream {
     private void launchAvailable() {
         while (true) {
             int index;
+            long launch;
             ReadTask task;
             CompletableFuture<List<Sample>> slot = new CompletableFuture<>();
             synchronized (lock) {
@@ -275,6 +276,7 @@ public final class StreamingRetrieval implements SampleStream {
                 }
                 reservedBytes += bytes;
                 inFlight++;
+                launch = window.onLaunched();
                 index = launched++;
                 reads[index] = slot;
                 lock.notifyAll();
@@ -282,7 +284,7 @@ public final class StreamingRetrieval implements SampleStream {
             send(task).whenComplete((samples, failure) -> {
                 synchronized (lock) {
                     inFlight--;
-                    window.onCompleted(task.bytes());
+                    window.onCompleted(task.bytes(), launch);
                 }
                 if (failure != null) {
                     slot.completeExceptionally(failure);

@@ -31,21 +31,28 @@ class ReadWindowTest {
     }
 
     /**
-     * One round: as many reads complete as the round takes, {@code bytesPerSecond} over 100 ms, each first byte
-     * after {@code latencyMs}, with {@code retried} retries among them; {@code full}: a read waited for a slot.
+     * One round: as many reads are launched and complete as the round takes, {@code bytesPerSecond} over 100 ms, each
+     * first byte after {@code latencyMs}, the last {@code retried} of them retried once; {@code full}: reads waited
+     * for a slot all along.
      */
     private void round(ReadWindow window, double bytesPerSecond, long latencyMs, int retried, boolean full) {
         int reads = Math.max(ReadWindow.MIN_ROUND_READS, window.limit());
-        if (full) {
-            window.onFull();
+        long[] launches = new long[reads];
+        for (int i = 0; i < reads; i++) {
+            launches[i] = window.onLaunched();
         }
-        now += 100 * MS;
-        retries += retried;
-        firstByteCount += reads;
-        firstByteNanos += reads * latencyMs * MS;
         long bytesPerRead = (long) (bytesPerSecond * 0.1 / reads);
         for (int i = 0; i < reads; i++) {
-            window.onCompleted(bytesPerRead);
+            now += 100 * MS / reads;
+            if (i >= reads - retried) {
+                retries++;
+            }
+            firstByteCount++;
+            firstByteNanos += latencyMs * MS;
+            if (full) {
+                window.onFull(); // as the retrieval finds the window full again after each launch
+            }
+            window.onCompleted(bytesPerRead, launches[i]);
         }
     }
 
@@ -119,6 +126,27 @@ class ReadWindowTest {
     }
 
     @Test
+    void readsLaunchedBeforeABackOffDoNotShrinkTheWindowAgain() {
+        ReadWindow window = adaptive(64, 1000);
+        long[] old = new long[100];
+        for (int i = 0; i < old.length; i++) {
+            old[i] = window.onLaunched();
+        }
+        for (int i = 0; i < 64; i++) {   // one burst of throttling: the first round of 64 reads backs off
+            retries++;
+            window.onCompleted(1_000, old[i]);
+        }
+        assertThat(window.limit()).isEqualTo(32);
+        for (int i = 64; i < old.length; i++) {   // the rest of that burst's reads, retried too, complete after it
+            retries++;
+            window.onCompleted(1_000, old[i]);
+        }
+        round(window, 100e6, 30, 0, true);
+        assertThat(window.limit()).as("one back-off for one burst, then recovering").isEqualTo(36);
+        assertThat(window.backOffs()).isOne();
+    }
+
+    @Test
     void shrinksByAQuarterWhenFirstByteTimeRises() {
         ReadWindow window = adaptive(64, 1000);
         round(window, 100e6, 30, 0, true);
@@ -137,7 +165,7 @@ class ReadWindowTest {
         ReadWindow window = ReadWindow.fixed(50);
         for (int i = 0; i < 1000; i++) {
             window.onFull();
-            window.onCompleted(1_000_000);
+            window.onCompleted(1_000_000, window.onLaunched());
         }
         assertThat(window.limit()).isEqualTo(50);
         assertThat(window.peak()).isEqualTo(50);
