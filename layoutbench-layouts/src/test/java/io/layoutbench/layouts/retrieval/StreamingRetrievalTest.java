@@ -155,23 +155,7 @@ class StreamingRetrievalTest {
 
     /** {@code inner}, with a retry counted in {@code metrics} before it runs. */
     private static ReadTask retriedOnce(ReadTask inner, QueryMetrics metrics) {
-        return new ReadTask() {
-            @Override
-            public List<PlannedRequest> requests() {
-                return inner.requests();
-            }
-
-            @Override
-            public int sampleCount() {
-                return inner.sampleCount();
-            }
-
-            @Override
-            public CompletableFuture<List<Sample>> run(ObjectBackend b) {
-                metrics.onRetry(RequestKind.RANGE_GET);
-                return inner.run(b);
-            }
-        };
+        return before(inner, () -> metrics.onRetry(RequestKind.RANGE_GET));
     }
 
     private static ReadTask task(String key, long offset, long length, String name) {
@@ -182,6 +166,11 @@ class StreamingRetrievalTest {
 
     /** {@code inner}, counting into {@code started} each time it is launched. */
     private static ReadTask counted(ReadTask inner, AtomicInteger started) {
+        return before(inner, started::incrementAndGet);
+    }
+
+    /** {@code inner}, running {@code action} each time it is launched. */
+    private static ReadTask before(ReadTask inner, Runnable action) {
         return new ReadTask() {
             @Override
             public List<PlannedRequest> requests() {
@@ -195,7 +184,7 @@ class StreamingRetrievalTest {
 
             @Override
             public CompletableFuture<List<Sample>> run(ObjectBackend b) {
-                started.incrementAndGet();
+                action.run();
                 return inner.run(b);
             }
         };
