@@ -29,7 +29,8 @@ import java.util.function.Supplier;
  * </ol>
  * After a back-off, the reads launched before it are ignored: they ran under the larger window, and their retries
  * would halve the new one again for the same burst.
- * Why not Netflix's {@code concurrency-limits} (Vegas, Gradient2)? They judge congestion by a request's whole round
+ *
+ * <p>Why not Netflix's {@code concurrency-limits} (Vegas, Gradient2)? They judge congestion by a request's whole round
  * trip, assuming requests of similar cost; a query's reads range from 64 KiB footers to merged reads of megabytes,
  * whose round trips differ by their transfer time. First-byte time and bytes per second are what this window
  * watches instead.
@@ -38,7 +39,7 @@ import java.util.function.Supplier;
  * ReadWindow window = ReadWindow.adaptive(297, 588, metrics::snapshot, System::nanoTime);
  * if (inFlight >= window.limit()) window.onFull();   // a read waits for a slot
  * long launch = window.onLaunched();                 // a read goes out
- * window.onCompleted(bytes, launch);                  // it finished; may end a round and move the limit
+ * window.onCompleted(bytes, launch);                 // it finished; may end a round and move the limit
  * }</pre>
  *
  * <p>Not thread-safe: the retrieval calls it under its own lock.
