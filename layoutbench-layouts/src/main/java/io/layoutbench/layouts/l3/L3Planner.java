@@ -49,8 +49,8 @@ final class L3Planner {
      * Row groups whose metadata columns are loaded at once, at most (fewer under a LIMIT, see {@link #match}): as many
      * as the query keeps reads of {@value #METADATA_READ_BYTES} bytes in flight ({@link QueryOptions#readsInFlight}),
      * and no more than this, since each holds its row group's decoded metadata until the loop reaches it. It was 16,
-     * which made a cold query over many small row groups a series of rounds: fac's row groups (then 256 KiB), 440 at tiny,
-     * took 28 rounds of a first-byte latency before a byte of payload was read.
+     * which made a cold query over many small row groups a series of rounds: fac's row groups (then 256 KiB), 440 at
+     * tiny, took 28 rounds of a first-byte latency before a byte of payload was read.
      */
     static final int MAX_METADATA_IN_FLIGHT = 256;
     /** The size of a row group's metadata read, for the reads in flight: small chunks of a few columns. */
