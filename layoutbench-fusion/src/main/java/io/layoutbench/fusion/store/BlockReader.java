@@ -142,7 +142,7 @@ final class BlockReader {
         }
         int offset = (int) (piece.blockOffset() - from);
         if (own != null && claim.firstToRead() == first && claim.lastToRead() == last) {
-            // This read fetches every unit of the piece (a sample read, mostly): hand out a slice of it, no copy.
+            // This read fetches every unit of the piece (no other read had any): hand out a slice of it, no copy.
             return own.thenApply(read -> {
                 for (int i = 0; i < read.units(); i++) {
                     if (read.truncated() || read.damage(i) != null) {
