@@ -129,10 +129,11 @@ final class BlockReader {
                         continue; // another read registered it and completes it
                     }
                     int i = (int) (u - claim.firstToRead());
+                    BlockChecksumException damaged = error == null ? read.failure(i) : null;
                     if (error != null) {
                         unitCache.fail(claim, manifest, block, u, error);
-                    } else if (read.truncated() || read.damage(i) != null) {
-                        unitCache.fail(claim, manifest, block, u, damagedUnit(manifest, block, u));
+                    } else if (damaged != null) {   // a truncated read marks every unit
+                        unitCache.fail(claim, manifest, block, u, damaged);
                     } else {
                         int length = (int) (Math.min(readTo, (u + 1) * unit) - u * unit);
                         unitCache.complete(claim, manifest, block, u, copy(read.bytes(), i * unit, length));
@@ -144,11 +145,7 @@ final class BlockReader {
         if (own != null && claim.firstToRead() == first && claim.lastToRead() == last) {
             // This read fetches every unit of the piece (no other read had any): hand out a slice of it, no copy.
             return own.thenApply(read -> {
-                for (int i = 0; i < read.units(); i++) {
-                    if (read.truncated() || read.damage(i) != null) {
-                        throw new CompletionException(damagedUnit(manifest, block, first + i));
-                    }
-                }
+                read.requireIntact();
                 return slice(read.bytes(), offset, (int) piece.length());
             });
         }
@@ -171,11 +168,6 @@ final class BlockReader {
             }
             return ByteBuffer.wrap(out).asReadOnlyBuffer();
         });
-    }
-
-    private static BlockChecksumException damagedUnit(FacManifest manifest, FacManifest.Block block, long unit) {
-        return new BlockChecksumException("Unit " + unit + " of block " + block.index() + " of stripe "
-                + block.stripe() + " of " + manifest.key() + " does not match its checksum", "damaged");
     }
 
     /** The piece read from its block's node, or, for the units of it that fail, rebuilt. */
@@ -372,12 +364,19 @@ final class BlockReader {
 
         /** Throws for the first damaged unit. */
         void requireIntact() {
-            for (String why : damage) {
-                if (why != null) {
-                    throw new BlockChecksumException("Block " + block.index() + " of stripe " + block.stripe()
-                            + " of " + manifest.key() + " on " + node + " " + why, why);
+            for (int i = 0; i < damage.length; i++) {
+                BlockChecksumException failure = failure(i);
+                if (failure != null) {
+                    throw failure;
                 }
             }
+        }
+
+        /** What is wrong with unit {@code i}, naming the block, stripe, object and node; null when it is intact. */
+        BlockChecksumException failure(int i) {
+            String why = damage[i];
+            return why == null ? null : new BlockChecksumException("Block " + block.index() + " of stripe "
+                    + block.stripe() + " of " + manifest.key() + " on " + node + " " + why, why);
         }
 
         /** Whether the node returned another number of bytes than asked for, so that none can be placed. */

@@ -127,7 +127,7 @@ final class UnitCache {
      * buffer, or the cache holds more than it counts).
      */
     void complete(Claim claim, FacManifest manifest, FacManifest.Block block, long unit, ByteBuffer bytes) {
-        CompletableFuture<ByteBuffer> future = requireOwned(claim, unit);
+        CompletableFuture<ByteBuffer> future = requireOwned(claim, manifest, block, unit);
         synchronized (this) {
             Entry entry = units.get(key(manifest, block, unit));
             if (entry != null && entry.future == future) {
@@ -146,7 +146,7 @@ final class UnitCache {
      * {@code error}, and it is forgotten, so the next read of it tries again.
      */
     void fail(Claim claim, FacManifest manifest, FacManifest.Block block, long unit, Throwable error) {
-        CompletableFuture<ByteBuffer> future = requireOwned(claim, unit);
+        CompletableFuture<ByteBuffer> future = requireOwned(claim, manifest, block, unit);
         synchronized (this) {
             UnitKey key = key(manifest, block, unit);
             Entry entry = units.get(key);
@@ -173,9 +173,13 @@ final class UnitCache {
         return cachedBytes;
     }
 
-    private static CompletableFuture<ByteBuffer> requireOwned(Claim claim, long unit) {
+    private static CompletableFuture<ByteBuffer> requireOwned(Claim claim, FacManifest manifest,
+            FacManifest.Block block, long unit) {
         if (!claim.owns(unit)) {
-            throw new IllegalArgumentException("Unit " + unit + " is not one this claim registered");
+            throw new IllegalArgumentException("Unit " + unit + " of block " + block.index() + " of stripe "
+                    + block.stripe() + " of " + manifest.key() + " is not one this claim registered (it registered "
+                    + claim.owned().cardinality() + " of units " + claim.first() + " to "
+                    + (claim.first() + claim.units().size() - 1) + ")");
         }
         return claim.unit(unit);
     }
