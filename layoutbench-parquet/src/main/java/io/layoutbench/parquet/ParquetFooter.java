@@ -54,6 +54,8 @@ public final class ParquetFooter {
     private final List<ParquetColumn> columns;
     private final List<RowGroupInfo> rowGroups;
     private final Optional<ByteRange> pageIndexRange;
+    /** parquet-java's codec of each Thrift codec, by ordinal: looked up per chunk, without a name lookup. */
+    private static final CompressionCodecName[] CODECS = codecs();
     private final MessageType messageType;
 
     private ParquetFooter(String key, long objectLength, ByteRange footerRange, FileMetaData metadata) {
@@ -338,12 +340,14 @@ public final class ParquetFooter {
     }
 
     private ColumnChunkInfo parseChunk(int rowGroup, ParquetColumn column, ColumnChunk chunk, long rows) {
-        String where = "column " + column.name() + " of row group " + rowGroup + " of " + key;
+        // Named only in errors: a footer of a hundred row groups has a thousand chunks.
+        java.util.function.Supplier<String> where = () -> "column " + column.name() + " of row group " + rowGroup
+                + " of " + key;
         if (!chunk.isSetMeta_data()) {
-            throw new ParquetFormatException("Cannot read " + where + ": its metadata is encrypted or missing");
+            throw new ParquetFormatException("Cannot read " + where.get() + ": its metadata is encrypted or missing");
         }
         if (chunk.isSetFile_path()) {
-            throw new ParquetFormatException("Cannot read " + where + ": it lies in another file, "
+            throw new ParquetFormatException("Cannot read " + where.get() + ": it lies in another file, "
                     + chunk.getFile_path());
         }
         ColumnMetaData metadata = chunk.getMeta_data();
@@ -352,15 +356,19 @@ public final class ParquetFooter {
         long start = FooterFormat.chunkStart(metadata);
         ByteRange range = ByteRange.of(start, metadata.getTotal_compressed_size());
         if (start < 4 || !range.fitsIn(footerRange.offset())) {
-            throw new ParquetFormatException("Cannot read " + where + ": its chunk " + range
+            throw new ParquetFormatException("Cannot read " + where.get() + ": its chunk " + range
                     + " does not lie between the leading magic and the footer at " + footerRange);
         }
         // A flat column has one value per row, nulls included.
         if (metadata.getNum_values() != rows) {
-            throw new ParquetFormatException("Cannot read " + where + ": it has " + metadata.getNum_values()
+            throw new ParquetFormatException("Cannot read " + where.get() + ": it has " + metadata.getNum_values()
                     + " values but the row group has " + rows + " rows");
         }
-        CompressionCodecName codec = CompressionCodecName.valueOf(metadata.getCodec().name());
+        CompressionCodecName codec = CODECS[metadata.getCodec().ordinal()];
+        if (codec == null) {
+            throw new ParquetFormatException("Cannot read " + where.get() + ": its codec " + metadata.getCodec()
+                    + " is unknown to parquet-java");
+        }
         Optional<ColumnStats> stats = metadata.isSetStatistics()
                 ? chunkStats(column, metadata.getStatistics()) : Optional.empty();
         Optional<ByteRange> offsetIndex = chunk.isSetOffset_index_offset() && chunk.isSetOffset_index_length()
@@ -371,13 +379,26 @@ public final class ParquetFooter {
                 : Optional.empty();
         for (Optional<ByteRange> index : List.of(offsetIndex, columnIndex)) {
             if (index.isPresent() && !index.get().fitsIn(footerRange.offset())) {
-                throw new ParquetFormatException("Cannot read " + where + ": its page index at " + index.get()
+                throw new ParquetFormatException("Cannot read " + where.get() + ": its page index at " + index.get()
                         + " overlaps the footer at " + footerRange);
             }
         }
         return new ColumnChunkInfo(column.name(), column.index(), range, dataPageOffset, hasDictionary,
                 metadata.getNum_values(), codec, metadata.getTotal_uncompressed_size(), decodedSize(column, metadata),
                 stats, offsetIndex, columnIndex);
+    }
+
+    private static CompressionCodecName[] codecs() {
+        org.apache.parquet.format.CompressionCodec[] thrift = org.apache.parquet.format.CompressionCodec.values();
+        CompressionCodecName[] codecs = new CompressionCodecName[thrift.length];
+        for (org.apache.parquet.format.CompressionCodec codec : thrift) {
+            try {
+                codecs[codec.ordinal()] = CompressionCodecName.valueOf(codec.name());
+            } catch (IllegalArgumentException e) {
+                codecs[codec.ordinal()] = null;   // one parquet-java cannot read: a chunk using it is an error
+            }
+        }
+        return codecs;
     }
 
     private static long decodedSize(ParquetColumn column, ColumnMetaData metadata) {

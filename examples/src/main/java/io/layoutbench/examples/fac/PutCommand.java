@@ -62,8 +62,7 @@ final class PutCommand implements Callable<Integer> {
             double putMillis = (System.nanoTime() - started) / 1e6;
             out.printf(Locale.ROOT, "Stored %s as %s: %s, %d stripes, %d parity bytes (%.3f%% over the %s optimum of "
                     + "%d), stripe construction %.0f us, put %.0f ms%n", objectKey, manifest.code(),
-                    manifest.strategy() == io.layoutbench.fusion.coding.CodingPlan.Strategy.FAC
-                            ? "FAC with " + manifest.constructor() : "fixed-size blocks",
+                    io.layoutbench.fusion.coding.CodingPlan.describe(manifest.strategy(), manifest.constructor()),
                     manifest.stripes().size(), manifest.parityBytes(), 100 * manifest.extraOverhead(),
                     manifest.code(), (long) (manifest.objectSize() * manifest.code().optimalOverhead()),
                     constructMicros, putMillis);

@@ -11,7 +11,7 @@ import java.util.List;
  * How an object is cut into stripes: which object bytes each data block holds. Built by {@link CodingPlanner}.
  *
  * @param code        the erasure code
- * @param strategy    FAC (regions kept whole) or fixed-size blocks
+ * @param strategy    FAC (regions kept whole), fixed-size blocks, or one block for a small object
  * @param constructor the stripe constructor FAC used ({@code fac}, {@code fac-refined}), or {@code fixed}
  * @param objectSize  the object's length
  * @param stripes     the stripes, in order
@@ -24,7 +24,12 @@ public record CodingPlan(CodeParameters code, Strategy strategy, String construc
         /** File-format-aware: every region of the chunk map whole in one data block, blocks of varying sizes. */
         FAC,
         /** Fixed-size blocks cut at every {@code block size} bytes, which may split chunks. */
-        FIXED_BLOCKS
+        FIXED_BLOCKS,
+        /**
+         * A small object whole in the first data block, the others empty: read whole with one node read instead of
+         * k, for n - k times its size in parity. (Last, so that the manifests' ordinals of the others keep.)
+         */
+        SINGLE_BLOCK
     }
 
     public CodingPlan {
@@ -94,8 +99,17 @@ public record CodingPlan(CodeParameters code, Strategy strategy, String construc
 
     @Override
     public String toString() {
-        return (strategy == Strategy.FAC ? "FAC (" + constructor + ")" : "fixed blocks") + " " + code + ": "
+        return describe(strategy, constructor) + " " + code + ": "
                 + stripes.size() + " stripes, " + objectSize + " data bytes, " + parityBytes() + " parity bytes ("
                 + String.format("%+.2f%%", 100 * extraOverhead()) + " over the optimum)";
+    }
+
+    /** "FAC (fac-refined)", "fixed blocks" or "one block": how {@code strategy} cut an object, for people. */
+    public static String describe(Strategy strategy, String constructor) {
+        return switch (strategy) {
+            case FAC -> "FAC (" + constructor + ")";
+            case FIXED_BLOCKS -> "fixed blocks";
+            case SINGLE_BLOCK -> "one block";
+        };
     }
 }

@@ -18,6 +18,11 @@ import java.util.List;
  * allows over the code's optimum, or the object has no chunks, it is cut into fixed-size blocks instead (which may
  * split chunks). Immutable and thread-safe.
  *
+ * <p>An object no larger than the single-block limit (0, none, unless set) is stored whole in the first data block
+ * of one stripe, the others empty: a reader gets it whole with one node read, not k, at the cost of n - k copies of
+ * it in parity. For the small objects a reader takes whole (a dataset's manifest, a part's metadata file) that round
+ * trip is what matters: reading from k nodes at once waits for the slowest of them.
+ *
  * <p>Inside a data block, regions are written in object order, so neighbouring chunks of one block can be read with
  * one request. Fixed-size blocks: every full stripe has k blocks of {@code fixedBlockSize}; the last stripe has k
  * blocks of {@code ceil(rest / k)} bytes (the last one shorter), so small objects cost no more parity than needed.
@@ -38,15 +43,23 @@ public final class CodingPlanner {
     private final StripeConstructor constructor;
     private final double overheadBudget;
     private final long fixedBlockSize;
+    private final long singleBlockLimit;
+
+    /** A planner without a single-block limit. */
+    public CodingPlanner(CodeParameters code, StripeConstructor constructor, double overheadBudget,
+            long fixedBlockSize) {
+        this(code, constructor, overheadBudget, fixedBlockSize, 0);
+    }
 
     /**
      * @param code           the erasure code
      * @param constructor    packs regions into stripes
      * @param overheadBudget most extra parity over the optimum FAC may cost, as a fraction (0.05 = 5%)
      * @param fixedBlockSize block size of the fallback
+     * @param singleBlockLimit objects up to this size go whole into one data block (0: none)
      */
     public CodingPlanner(CodeParameters code, StripeConstructor constructor, double overheadBudget,
-            long fixedBlockSize) {
+            long fixedBlockSize, long singleBlockLimit) {
         this.code = requireNonNull(code, "code is null");
         this.constructor = requireNonNull(constructor, "constructor is null");
         if (!(overheadBudget >= 0)) {
@@ -57,6 +70,10 @@ public final class CodingPlanner {
         }
         this.overheadBudget = overheadBudget;
         this.fixedBlockSize = fixedBlockSize;
+        if (singleBlockLimit < 0) {
+            throw new IllegalArgumentException("The single-block limit must be >= 0, got " + singleBlockLimit);
+        }
+        this.singleBlockLimit = singleBlockLimit;
     }
 
     /** A planner for {@code code} with the refined constructor and the default budget and block size. */
@@ -73,6 +90,9 @@ public final class CodingPlanner {
     /** The plan for the object {@code map} describes. */
     public CodingPlan plan(ChunkMap map) {
         requireNonNull(map, "map is null");
+        if (map.objectSize() > 0 && map.objectSize() <= singleBlockLimit) {
+            return singleBlock(map.objectSize());
+        }
         if (map.hasChunks()) {
             CodingPlan fac = fac(map, constructor.construct(map.regionSizes(), code.dataBlocks()));
             if (fac.extraOverhead() <= overheadBudget) {
@@ -111,6 +131,17 @@ public final class CodingPlanner {
             stripes.add(new StripePlan(blocks));
         }
         return new CodingPlan(code, CodingPlan.Strategy.FAC, constructor.name(), map.objectSize(), stripes);
+    }
+
+    /** An object of {@code size} bytes whole in the first data block of one stripe. */
+    public CodingPlan singleBlock(long size) {
+        List<BlockPlan> blocks = new ArrayList<>(code.dataBlocks());
+        blocks.add(new BlockPlan(List.of(ByteRange.of(0, size))));
+        for (int b = 1; b < code.dataBlocks(); b++) {
+            blocks.add(new BlockPlan(List.of()));
+        }
+        return new CodingPlan(code, CodingPlan.Strategy.SINGLE_BLOCK, "single", size,
+                List.of(new StripePlan(blocks)));
     }
 
     /** Fixed-size blocks over an object of {@code size} bytes. */

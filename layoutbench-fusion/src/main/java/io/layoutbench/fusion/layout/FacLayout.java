@@ -60,13 +60,17 @@ import java.util.TreeMap;
  * above the store, L3 checks its manifest, each part's footer, page indexes and metadata chunks against the
  * manifest, every blob page's CRC32 and every sample's CRC32C, as over any other backend.
  *
- * <p><b>Options:</b> L3's {@code file-size}, {@code row-group-size} and {@code page-size}; {@link FacOptions}'s
- * {@code code}, {@code codec}, {@code stripe-constructor}, {@code overhead-budget}, {@code fixed-block-size} and
- * {@code checksum-unit}; {@code nodes}; {@code node-uris}. A part file holds {@value #ROW_GROUPS_PER_FILE} row groups
- * (512 KiB in 64 MB files) unless {@code row-group-size} says otherwise, not L3's one of 128 MB: an L3 part file is
- * one large image-bytes chunk per row group among tiny metadata chunks, and with a dozen row groups of similar size
- * FAC's overhead is set by their number modulo k (30-45% over the optimum, so the budget sends such files to fixed
- * blocks); with a hundred or more it falls to 1-2% (docs/FAC.md, "L3 files").
+ * <p><b>Options:</b> L3's {@code file-size}, {@code row-group-size}, {@code page-size} and {@code metadata-file};
+ * {@link FacOptions}'s {@code code}, {@code codec}, {@code stripe-constructor}, {@code overhead-budget},
+ * {@code fixed-block-size}, {@code single-block-limit} and {@code checksum-unit}; {@code nodes}; {@code node-uris}.
+ * A part file holds {@value #ROW_GROUPS_PER_FILE} row groups (512 KiB in 64 MB files) unless {@code row-group-size}
+ * says otherwise, not L3's one of 128 MB: an L3 part file is one large image-bytes chunk per row group among tiny
+ * metadata chunks, and with a dozen row groups of similar size FAC's overhead is set by their number modulo k
+ * (30-45% over the optimum, so the budget sends such files to fixed blocks); with a hundred or more it falls to 1-2%
+ * (docs/FAC.md, "L3 files"). So each part has a metadata file ({@code metadata-file=true} unless the options say
+ * otherwise): a query reads the metadata of a part's 128 row groups in one request beside its footer, not one
+ * request (and one node read) per row group. Objects up to {@link #DEFAULT_SINGLE_BLOCK_LIMIT} (the L3 manifest, the
+ * metadata files) are stored whole in one data block, so reading one whole is one node read.
  *
  * <p>Programmatic use with explicit node backends, for example ones a test takes down:
  * <pre>{@code
@@ -107,13 +111,20 @@ public final class FacLayout implements StorageLayout, SupportsDistributedWrites
      * stored (docs/FAC.md, "The fac layout").
      */
     public static final int DEFAULT_CHECKSUM_UNIT = 16 << 10;
+    /**
+     * Single-block limit of the layout's FAC store unless the options say otherwise: 1 MiB. A query reads the L3
+     * manifest and each part's metadata file whole, and FAC spread them over the k data blocks, so each such read
+     * waited for the slowest of k node reads; in one block it is one node read, for a few MB of parity in all (n - k
+     * copies of each, against (n - k) / k).
+     */
+    public static final long DEFAULT_SINGLE_BLOCK_LIMIT = 1L << 20;
     /** Row-group size of part files of L3's default size, unless the options say otherwise: 512 KiB. */
     public static final long DEFAULT_ROW_GROUP_SIZE = L3Layout.DEFAULT_FILE_SIZE / ROW_GROUPS_PER_FILE;
     /** The descriptor's key under the prefix. */
     public static final String DESCRIPTOR = "fac-layout.properties";
 
     private static final Set<String> L3_KEYS = Set.of(L3Layout.FILE_SIZE, L3Layout.ROW_GROUP_SIZE,
-            L3Layout.PAGE_SIZE, L3Layout.BLOB_THRESHOLD);
+            L3Layout.PAGE_SIZE, L3Layout.BLOB_THRESHOLD, L3Layout.METADATA_FILE);
 
     @Override
     public String name() {
@@ -241,6 +252,7 @@ public final class FacLayout implements StorageLayout, SupportsDistributedWrites
                 }
             });
             facText.putIfAbsent(FacOptions.CHECKSUM_UNIT, Long.toString(DEFAULT_CHECKSUM_UNIT));
+            facText.putIfAbsent(FacOptions.SINGLE_BLOCK_LIMIT, Long.toString(DEFAULT_SINGLE_BLOCK_LIMIT));
             FacOptions facOptions = FacOptions.fromMap(facText);
             Properties descriptor = new Properties();
             descriptor.putAll(facOptions.toMap());
@@ -261,9 +273,7 @@ public final class FacLayout implements StorageLayout, SupportsDistributedWrites
 
         /** The L3 options of the part files: fac's row-group default unless the options set one. */
         Map<String, String> l3PartOptions() {
-            Map<String, String> options = new HashMap<>(l3Options);
-            options.putIfAbsent(L3Layout.ROW_GROUP_SIZE, Long.toString(defaultRowGroupSize(options)));
-            return options;
+            return withDefaults(l3Options);
         }
 
         /** The L3 job {@code job} of fac runs in its FAC store. */
@@ -310,6 +320,17 @@ public final class FacLayout implements StorageLayout, SupportsDistributedWrites
     }
 
     /**
+     * {@code l3Options} with fac's defaults where they set none: {@link #defaultRowGroupSize} and a metadata file per
+     * part ({@link L3Layout#METADATA_FILE}).
+     */
+    static Map<String, String> withDefaults(Map<String, String> l3Options) {
+        Map<String, String> options = new HashMap<>(l3Options);
+        options.putIfAbsent(L3Layout.ROW_GROUP_SIZE, Long.toString(defaultRowGroupSize(options)));
+        options.putIfAbsent(L3Layout.METADATA_FILE, "true");
+        return options;
+    }
+
+    /**
      * The row-group size for part files of the size {@code l3Options} set (L3's default when they set none): that
      * size over {@link #ROW_GROUPS_PER_FILE}, at least {@link #MIN_DEFAULT_ROW_GROUP_SIZE}.
      */
@@ -323,9 +344,7 @@ public final class FacLayout implements StorageLayout, SupportsDistributedWrites
     private static DatasetWriter create(FacBackend fac, String prefix, MetadataSchema schema,
             Map<String, String> options, AutoCloseable owned, Runnable committed) {
         requireNonNull(fac, "fac is null");
-        Map<String, String> l3Options = new HashMap<>(options);
-        l3Options.putIfAbsent(L3Layout.ROW_GROUP_SIZE, Long.toString(defaultRowGroupSize(l3Options)));
-        DatasetWriter l3 = StorageLayouts.get(L3Layout.NAME).create(fac, prefix, schema, l3Options);
+        DatasetWriter l3 = StorageLayouts.get(L3Layout.NAME).create(fac, prefix, schema, withDefaults(options));
         return new DatasetWriter() {
             @Override
             public void add(Sample sample) {
@@ -429,9 +448,20 @@ public final class FacLayout implements StorageLayout, SupportsDistributedWrites
             return l3.query(query, options);
         }
 
+        /**
+         * L3's plan, with one more metadata round trip when cold: the FAC store reads an object's location map
+         * (which nodes hold which bytes) before the object's first byte, so a cold query waits for the maps of the
+         * parts (and their metadata files, side by side) before their footers. The plan's requests are the store's
+         * reads as L3 sends them; the maps' node reads are the store's own.
+         */
         @Override
         public RetrievalPlan plan(Query query, QueryOptions options) {
-            return l3.plan(query, options);
+            RetrievalPlan plan = l3.plan(query, options);
+            if (plan.metadataRequests().isEmpty()) {
+                return plan;
+            }
+            return new RetrievalPlan(plan.metadataRequests(), plan.dataRequests(), plan.samples(),
+                    plan.payloadBytes(), Math.min(plan.metadataRounds() + 1, plan.metadataRequests().size()));
         }
 
         @Override

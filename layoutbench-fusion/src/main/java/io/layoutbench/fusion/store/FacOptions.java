@@ -32,6 +32,8 @@ import java.util.Set;
  * @param overheadBudget    most extra parity over the code's optimum FAC may cost before the object is stored in
  *                          fixed-size blocks instead, as a fraction (0.05)
  * @param fixedBlockSize    block size when FAC is not used (4 MiB)
+ * @param singleBlockLimit  objects up to this size are stored whole in one data block, read with one node read
+ *                          (0, none, by default; the fac layout: 1 MiB)
  * @param checksumUnit      every block has a CRC32C per unit of this many bytes (64 KiB), checked on every read; a
  *                          ranged read fetches whole units
  * @param memorySpoolLimit  objects up to this size are buffered in memory while encoded, larger ones in a temporary
@@ -40,7 +42,8 @@ import java.util.Set;
  * @param ioThreads         threads writing blocks to nodes in parallel (16)
  */
 public record FacOptions(CodeParameters code, String codec, String stripeConstructor, double overheadBudget,
-        long fixedBlockSize, int checksumUnit, long memorySpoolLimit, Path tempDirectory, int ioThreads) {
+        long fixedBlockSize, long singleBlockLimit, int checksumUnit, long memorySpoolLimit, Path tempDirectory,
+        int ioThreads) {
 
     /** Option key of {@link #code()} in {@link #fromMap}. */
     public static final String CODE = "code";
@@ -52,11 +55,13 @@ public record FacOptions(CodeParameters code, String codec, String stripeConstru
     public static final String OVERHEAD_BUDGET = "overhead-budget";
     /** Option key of {@link #fixedBlockSize()}. */
     public static final String FIXED_BLOCK_SIZE = "fixed-block-size";
+    /** Option key of {@link #singleBlockLimit()}. */
+    public static final String SINGLE_BLOCK_LIMIT = "single-block-limit";
     /** Option key of {@link #checksumUnit()}. */
     public static final String CHECKSUM_UNIT = "checksum-unit";
     /** All option keys {@link #fromMap} knows. */
     public static final Set<String> KEYS = Set.of(CODE, CODEC, STRIPE_CONSTRUCTOR, OVERHEAD_BUDGET, FIXED_BLOCK_SIZE,
-            CHECKSUM_UNIT);
+            SINGLE_BLOCK_LIMIT, CHECKSUM_UNIT);
 
     public FacOptions {
         requireNonNull(code, "code is null");
@@ -66,6 +71,10 @@ public record FacOptions(CodeParameters code, String codec, String stripeConstru
         StripeConstructors.named(stripeConstructor);   // fails naming the known ones
         if (!(overheadBudget >= 0)) {
             throw new ConfigurationException("The overhead budget must be >= 0, got " + overheadBudget);
+        }
+        if (singleBlockLimit < 0) {
+            throw new ConfigurationException("fac option '" + SINGLE_BLOCK_LIMIT + "' must be >= 0, got "
+                    + singleBlockLimit);
         }
         if (fixedBlockSize < 1 || checksumUnit < 512 || checksumUnit > (64 << 20) || memorySpoolLimit < 0
                 || ioThreads < 1) {
@@ -116,6 +125,7 @@ public record FacOptions(CodeParameters code, String codec, String stripeConstru
             }
         }
         builder.fixedBlockSize(checked.size(FIXED_BLOCK_SIZE, CodingPlanner.DEFAULT_FIXED_BLOCK_SIZE));
+        builder.singleBlockLimit(checked.size(SINGLE_BLOCK_LIMIT, 0));
         builder.checksumUnit(Math.toIntExact(checked.size(CHECKSUM_UNIT, Builder.DEFAULT_CHECKSUM_UNIT)));
         return builder.build();
     }
@@ -124,12 +134,13 @@ public record FacOptions(CodeParameters code, String codec, String stripeConstru
     public Map<String, String> toMap() {
         return Map.of(CODE, code.toString(), CODEC, codec, STRIPE_CONSTRUCTOR, stripeConstructor,
                 OVERHEAD_BUDGET, Double.toString(overheadBudget), FIXED_BLOCK_SIZE, Long.toString(fixedBlockSize),
-                CHECKSUM_UNIT, Integer.toString(checksumUnit));
+                SINGLE_BLOCK_LIMIT, Long.toString(singleBlockLimit), CHECKSUM_UNIT, Integer.toString(checksumUnit));
     }
 
     /** The planner these options describe. */
     public CodingPlanner planner() {
-        return new CodingPlanner(code, StripeConstructors.named(stripeConstructor), overheadBudget, fixedBlockSize);
+        return new CodingPlanner(code, StripeConstructors.named(stripeConstructor), overheadBudget, fixedBlockSize,
+                singleBlockLimit);
     }
 
     /** Builds {@link FacOptions}. */
@@ -141,6 +152,7 @@ public record FacOptions(CodeParameters code, String codec, String stripeConstru
         private String stripeConstructor = RefinedFacStripeConstructor.NAME;
         private double overheadBudget = CodingPlanner.DEFAULT_OVERHEAD_BUDGET;
         private long fixedBlockSize = CodingPlanner.DEFAULT_FIXED_BLOCK_SIZE;
+        private long singleBlockLimit;
         private int checksumUnit = DEFAULT_CHECKSUM_UNIT;
         private long memorySpoolLimit = 64L << 20;
         private Path tempDirectory = Path.of(System.getProperty("java.io.tmpdir"));
@@ -174,6 +186,11 @@ public record FacOptions(CodeParameters code, String codec, String stripeConstru
             return this;
         }
 
+        public Builder singleBlockLimit(long bytes) {
+            this.singleBlockLimit = bytes;
+            return this;
+        }
+
         public Builder checksumUnit(int bytes) {
             this.checksumUnit = bytes;
             return this;
@@ -195,8 +212,8 @@ public record FacOptions(CodeParameters code, String codec, String stripeConstru
         }
 
         public FacOptions build() {
-            return new FacOptions(code, codec, stripeConstructor, overheadBudget, fixedBlockSize, checksumUnit,
-                    memorySpoolLimit, tempDirectory, ioThreads);
+            return new FacOptions(code, codec, stripeConstructor, overheadBudget, fixedBlockSize, singleBlockLimit,
+                    checksumUnit, memorySpoolLimit, tempDirectory, ioThreads);
         }
     }
 }

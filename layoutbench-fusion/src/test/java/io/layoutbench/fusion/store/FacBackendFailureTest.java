@@ -98,6 +98,46 @@ class FacBackendFailureTest {
     }
 
     @Test
+    void aSmallObjectUnderTheSingleBlockLimitIsReadWholeWithOneNodeReadAndSurvivesThreeLostNodes() {
+        byte[] small = new byte[150_000];
+        new Random(7).nextBytes(small);
+        try (FacBackend single = FacBackend.create(nodes, FacOptions.builder().checksumUnit(UNIT)
+                .singleBlockLimit(1 << 20).build(), false)) {
+            single.put("small.bin", small);
+            FacManifest stored = single.manifest("small.bin");
+            assertThat(stored.strategy()).isEqualTo(CodingPlan.Strategy.SINGLE_BLOCK);
+            assertThat(stored.stripes()).hasSize(1);
+            assertThat(stored.nodesHolding(ByteRange.of(0, small.length))).hasSize(1);
+            assertThat(stored.parityBytes()).isEqualTo(3L * small.length);
+
+            FacStatistics before = single.statistics();
+            assertThat(bytes(single.readAll("small.bin"))).isEqualTo(small);
+            assertThat(single.statistics().blockReads() - before.blockReads()).isOne();
+
+            // Any three nodes down, the holder among them: rebuilt from the parity (and empty blocks).
+            int holder = stored.nodesHolding(ByteRange.of(0, small.length)).get(0);
+            for (int other = 0; other < 9; other++) {
+                if (other == holder) {
+                    continue;
+                }
+                int third = (other + 1) % 9 == holder ? (other + 2) % 9 : (other + 1) % 9;
+                nodes.get(holder).down();
+                nodes.get(other).down();
+                nodes.get(third).down();
+                assertThat(bytes(single.readAll("small.bin"))).as("nodes %d, %d, %d down", holder, other, third)
+                        .isEqualTo(small);
+                nodes.get(holder).up();
+                nodes.get(other).up();
+                nodes.get(third).up();
+            }
+        }
+        // Without the limit (the store's default) it is spread over the data blocks as before.
+        fac.put("small.bin", small);
+        assertThat(fac.manifest("small.bin").strategy()).isEqualTo(CodingPlan.Strategy.FIXED_BLOCKS);
+        assertThat(fac.manifest("small.bin").nodesHolding(ByteRange.of(0, small.length))).hasSize(6);
+    }
+
+    @Test
     void everyCombinationOfThreeLostNodesReadsBackByteIdentical() {
         Random random = new Random(1);
         int combinations = 0;

@@ -66,6 +66,20 @@ public final class LayoutOptions {
         }
     }
 
+    /** {@code true} or {@code false} (any case), or {@code fallback} when unset. */
+    public boolean bool(String key, boolean fallback) {
+        String text = values.get(key);
+        if (text == null) {
+            return fallback;
+        }
+        return switch (text.trim().toLowerCase(java.util.Locale.ROOT)) {
+            case "true" -> true;
+            case "false" -> false;
+            default -> throw new ConfigurationException(layout + " option '" + key + "' must be true or false, got '"
+                    + text + "'");
+        };
+    }
+
     /**
      * {@code bytes} as a size option, the inverse of {@link #parseSize}: {@code 64MB}, {@code 16KB}, {@code 1GB}, or
      * plain bytes when it is not a whole number of KiB.

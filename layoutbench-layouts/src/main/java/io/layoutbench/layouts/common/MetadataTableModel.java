@@ -33,10 +33,10 @@ public final class MetadataTableModel {
     private final ParquetFooterModel footer;
     private final List<PlannedRequest> loadRequests;
 
-    private MetadataTableModel(String key, int rows, List<ColumnModel> columns, int nameBytes) {
+    private MetadataTableModel(String key, int fromRow, int toRow, List<ColumnModel> columns, int nameBytes) {
         ParquetFileModel file = new ParquetFileModel(columns, nameBytes, null,
                 ParquetWriteOptions.DEFAULT_ROW_GROUP_SIZE, ParquetWriteOptions.DEFAULT_PAGE_SIZE, null);
-        for (int row = 0; row < rows; row++) {
+        for (int row = fromRow; row < toRow; row++) {
             file.write(row);
         }
         ParquetFileModel.Written written = file.close();
@@ -63,7 +63,17 @@ public final class MetadataTableModel {
      */
     public static MetadataTableModel of(String key, DatasetMetadata data, ParquetTableSchema schema,
             Map<String, ColumnModel> extraColumns) {
+        return of(key, data, schema, extraColumns, 0, data.sampleCount());
+    }
+
+    /**
+     * The table {@code key} of the rows {@code [fromRow, toRow)} of {@code data} (an L3 part's metadata file), as
+     * {@link #of(String, DatasetMetadata, ParquetTableSchema, Map)}.
+     */
+    public static MetadataTableModel of(String key, DatasetMetadata data, ParquetTableSchema schema,
+            Map<String, ColumnModel> extraColumns, int fromRow, int toRow) {
         requireNonNull(key, "key is null");
+        java.util.Objects.checkFromToIndex(fromRow, toRow, data.sampleCount());
         List<ColumnModel> columns = new ArrayList<>();
         for (int c = 0; c < schema.metadata().size(); c++) {
             columns.add(ColumnModel.of(data.metadata(), c));
@@ -80,7 +90,7 @@ public final class MetadataTableModel {
         for (String name : schema.physicalNames()) {
             nameBytes += name.getBytes(StandardCharsets.UTF_8).length;
         }
-        return new MetadataTableModel(key, data.sampleCount(), columns, nameBytes);
+        return new MetadataTableModel(key, fromRow, toRow, columns, nameBytes);
     }
 
     /** The reads loading the table takes, in order. */

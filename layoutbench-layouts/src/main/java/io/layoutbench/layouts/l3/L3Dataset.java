@@ -59,6 +59,8 @@ final class L3Dataset extends ManifestDataset implements SupportsMetadataScan {
 
     private final ParquetTableSchema tableSchema;
     private final List<ManifestObject> partObjects;
+    /** Each part's metadata file ({@link L3Layout#METADATA_FILE}), null where it has none. */
+    private final List<ManifestObject> metadataObjects;
     private final AtomicReferenceArray<CompletableFuture<PartFile>> parts;
     private final SampleKeys keys;
     private final PayloadColumns payload;
@@ -69,6 +71,7 @@ final class L3Dataset extends ManifestDataset implements SupportsMetadataScan {
         super(L3Layout.NAME, L3Layout.FORMAT_VERSION, backend, prefix);
         this.tableSchema = L3Writer.tableSchema(schema());
         this.partObjects = partObjects();
+        this.metadataObjects = metadataObjects();
         this.parts = new AtomicReferenceArray<>(partObjects.size());
         this.keys = SampleKeys.of(schema());
         this.payload = PayloadColumns.of(schema());
@@ -101,6 +104,22 @@ final class L3Dataset extends ManifestDataset implements SupportsMetadataScan {
             listed.add(object);
         }
         return List.copyOf(listed);
+    }
+
+    private List<ManifestObject> metadataObjects() {
+        Map<String, ManifestObject> objects = new HashMap<>();
+        manifest.objects().forEach(o -> objects.put(o.key(), o));
+        List<ManifestObject> listed = new ArrayList<>(partObjects.size());
+        for (int i = 0; i < partObjects.size(); i++) {
+            String key = manifest.property(L3Writer.metadataProperty(i), null);
+            ManifestObject object = key == null ? null : objects.get(key);
+            if (key != null && object == null) {
+                throw new CorruptDataException("Manifest of the " + describe() + " names " + key + " as the "
+                        + "metadata file of part " + i + " but does not list that object");
+            }
+            listed.add(object);
+        }
+        return java.util.Collections.unmodifiableList(listed);
     }
 
     private String describe() {
@@ -252,9 +271,9 @@ final class L3Dataset extends ManifestDataset implements SupportsMetadataScan {
             if (parts.compareAndSet(index, null, loading)) {
                 ManifestObject object = partObjects.get(index);
                 CompletableFuture
-                        .supplyAsync(() -> PartFile.load(reads, backend, index, object, tableSchema,
-                                manifest.property(L3Writer.blobsProperty(index), null), describe()),
-                                FOOTER_LOADER)
+                        .supplyAsync(() -> PartFile.load(reads, backend, index, object, metadataObjects.get(index),
+                                tableSchema, manifest.property(L3Writer.blobsProperty(index), null), describe(),
+                                FOOTER_LOADER), FOOTER_LOADER)
                         .whenComplete((part, failure) -> {
                             if (failure == null) {
                                 loading.complete(part);

@@ -88,6 +88,15 @@ public final class L3Layout implements StorageLayout, SupportsModelling, Support
     public static final String BLOB_THRESHOLD = "blob-threshold";
     /** Default {@link #BLOB_THRESHOLD}: 64 MiB, the default size at which a query returns a field lazily read. */
     public static final long DEFAULT_BLOB_THRESHOLD = 64L << 20;
+    /**
+     * Option: {@code true} writes beside each part file a metadata file, {@code metadata-NNNNN.parquet}: the part's
+     * metadata, checksum and size columns in one row group, no blobs (default {@code false}: the paper's L3). A
+     * client opens a part with its footer and its metadata file side by side (one request each), so it evaluates a
+     * query on every row group of the part without a request per row group: what part files of many small row
+     * groups need (the {@code fac} layout's, for erasure coding). Its name does not match {@code part-*.parquet},
+     * so DuckDB's and Spark's reads of the part files are unchanged.
+     */
+    public static final String METADATA_FILE = "metadata-file";
     /** Default row-group size: the paper's 128 MB. */
     public static final long DEFAULT_ROW_GROUP_SIZE = ParquetWriteOptions.DEFAULT_ROW_GROUP_SIZE;
     /**
@@ -154,6 +163,11 @@ public final class L3Layout implements StorageLayout, SupportsModelling, Support
                 if (blobs != null) {
                     properties.put(L3Writer.blobsProperty(index), blobs);
                 }
+                String metadata = part.property(L3Writer.metadataProperty(i), null);
+                if (metadata != null) {
+                    commit.object(part, metadata);   // listed by the part, or the commit names what is missing
+                    properties.put(L3Writer.metadataProperty(index), metadata);
+                }
             }
             files.add(ofPart);
         }
@@ -206,8 +220,10 @@ public final class L3Layout implements StorageLayout, SupportsModelling, Support
      * @param fileSize     largest part file
      * @param rowGroupSize target row-group size
      * @param pageSize     target page size
+     * @param blobThreshold size from which a field is stored out of line
+     * @param metadataFile whether each part has a metadata file
      */
-    record Settings(long fileSize, long rowGroupSize, long pageSize, long blobThreshold) {
+    record Settings(long fileSize, long rowGroupSize, long pageSize, long blobThreshold, boolean metadataFile) {
         /** Smallest settings the writer accepts. */
         static final long MIN_FILE_SIZE = 256L << 10;
         static final long MIN_ROW_GROUP_SIZE = 16L << 10;
@@ -235,10 +251,10 @@ public final class L3Layout implements StorageLayout, SupportsModelling, Support
         /** The settings {@code options} give, defaults for the rest; unknown keys are an error. */
         static Settings of(Map<String, String> options) {
             LayoutOptions checked = LayoutOptions.of(NAME, options,
-                    Set.of(FILE_SIZE, ROW_GROUP_SIZE, PAGE_SIZE, BLOB_THRESHOLD));
+                    Set.of(FILE_SIZE, ROW_GROUP_SIZE, PAGE_SIZE, BLOB_THRESHOLD, METADATA_FILE));
             return new Settings(checked.size(FILE_SIZE, DEFAULT_FILE_SIZE),
                     checked.size(ROW_GROUP_SIZE, DEFAULT_ROW_GROUP_SIZE), checked.size(PAGE_SIZE, DEFAULT_PAGE_SIZE),
-                    checked.size(BLOB_THRESHOLD, DEFAULT_BLOB_THRESHOLD));
+                    checked.size(BLOB_THRESHOLD, DEFAULT_BLOB_THRESHOLD), checked.bool(METADATA_FILE, false));
         }
 
         /** As options, every setting explicit. */
@@ -249,6 +265,9 @@ public final class L3Layout implements StorageLayout, SupportsModelling, Support
             options.put(ROW_GROUP_SIZE, LayoutOptions.formatSize(rowGroupSize));
             if (blobThreshold != DEFAULT_BLOB_THRESHOLD) {
                 options.put(BLOB_THRESHOLD, LayoutOptions.formatSize(blobThreshold));
+            }
+            if (metadataFile) {
+                options.put(METADATA_FILE, "true");
             }
             return options;
         }

@@ -19,6 +19,7 @@ import io.layoutbench.api.predicate.Query;
 import io.layoutbench.api.predicate.Selection;
 import io.layoutbench.layouts.common.GenerationalDatasetWriter;
 import io.layoutbench.layouts.common.MetadataParquet;
+import io.layoutbench.layouts.common.MetadataTableModel;
 import io.layoutbench.parquet.ColumnPageIndex;
 import io.layoutbench.parquet.PageInfo;
 import io.layoutbench.parquet.ParquetTableSchema;
@@ -44,7 +45,7 @@ import java.util.concurrent.CompletableFuture;
  * mid-row-group, whose encoded size is modelled, not measured), every decision of the planner, and the round trips
  * of a cold load. Estimated: a page's header (its CRC's varint length, a byte either way), the metadata chunks'
  * sizes (dictionary and run-length encoding replayed from the values; checksums are unknown and taken as all
- * distinct), the page indexes and footers.
+ * distinct), the page indexes and footers, and a metadata file's size (the part's metadata chunks and a footer).
  */
 final class L3Model implements LayoutModel {
 
@@ -134,14 +135,16 @@ final class L3Model implements LayoutModel {
         public CompletableFuture<ModelledGroup> metadata(L3Planner.Part part, int rowGroup, ObjectBackend reads) {
             ModelledPart modelled = (ModelledPart) part;
             ParquetFileModel.RowGroup group = modelled.rowGroups.get(rowGroup);
-            PlannedRequest load = new PlannedRequest(RequestKind.RANGE_GET, modelled.key,
-                    ByteRange.of(group.offset(), group.metadataBytes(modelled.metadataColumns)));
+            // With a metadata file, the part's opening read it: a row group's metadata costs no request.
+            List<PlannedRequest> load = settings.metadataFile() ? List.of()
+                    : List.of(new PlannedRequest(RequestKind.RANGE_GET, modelled.key,
+                            ByteRange.of(group.offset(), group.metadataBytes(modelled.metadataColumns))));
             return CompletableFuture.completedFuture(new ModelledGroup(group.firstRow(), group.rows(), load));
         }
 
         @Override
         public List<PlannedRequest> loadRequests(ModelledGroup metadata) {
-            return List.of(metadata.load());
+            return metadata.load();
         }
 
         @Override
@@ -167,12 +170,27 @@ final class L3Model implements LayoutModel {
         @Override
         public CompletableFuture<List<PlannedRequest>> pageIndexes(L3Planner.Part part, ObjectBackend reads) {
             ModelledPart modelled = (ModelledPart) part;
-            return CompletableFuture.completedFuture(modelled.footer.pageIndexRequests(modelled.key));
+            return CompletableFuture.completedFuture(modelled.footer.pageIndexRequests(modelled.key,
+                    modelled.tailSize));
         }
     }
 
     /** A modelled row group's metadata load: its rows in the dataset and the request reading its metadata chunks. */
-    private record ModelledGroup(int firstRow, int rows, PlannedRequest load) {
+    private record ModelledGroup(int firstRow, int rows, List<PlannedRequest> load) {
+    }
+
+    /**
+     * The bytes of the metadata file of the part holding rows {@code [fromRow, toRow)}: its table modelled as L1's and
+     * L2's metadata tables are, written by the same writer.
+     */
+    private long metadataFileBytes(int fromRow, int toRow) {
+        ParquetTableSchema schema = L3Writer.metadataFileSchema(data.schema(), false);
+        Map<String, ColumnModel> extras = new HashMap<>();
+        for (Column extra : schema.extraColumns()) {
+            extras.put(extra.name(), extra.name().equals(MetadataParquet.CRC32C) ? ColumnModel.distinctLongs()
+                    : ColumnModel.longs(data.sizes()));
+        }
+        return MetadataTableModel.of("metadata file", data, schema, extras, fromRow, toRow).bytes();
     }
 
     /** One part file while its rows are modelled. */
@@ -214,6 +232,11 @@ final class L3Model implements LayoutModel {
         final List<ColumnPageIndex> blobPages = new ArrayList<>();
         final ParquetFooterModel footer;
         final int metadataColumns;
+        /** The footer's reads, then the metadata file's (read whole) if the part has one. */
+        final List<PlannedRequest> openRequests;
+        /** What the first read of the footer fetches ({@link PartFile#openTailSize}). */
+        final int tailSize;
+        final List<PlannedRequest> footerRequests;
 
         ModelledPart(int index, String key, ParquetFileModel.Written written, List<List<PageInfo>> pages,
                 int metadataColumns) {
@@ -222,6 +245,17 @@ final class L3Model implements LayoutModel {
             this.rowGroups = written.rowGroups();
             this.footer = written.footer();
             this.metadataColumns = metadataColumns;
+            this.tailSize = PartFile.openTailSize(footer.metadataTailBytes());
+            this.footerRequests = footer.footerRequests(key, tailSize);
+            List<PlannedRequest> opening = new ArrayList<>(footerRequests);
+            if (settings.metadataFile()) {
+                ParquetFileModel.RowGroup last = rowGroups.get(rowGroups.size() - 1);
+                long bytes = metadataFileBytes(rowGroups.get(0).firstRow(), last.firstRow() + last.rows());
+                String file = GenerationalDatasetWriter.objectKey("", GenerationalDatasetWriter.MODELLED_GENERATION,
+                        L3Writer.metadataObject(index));
+                opening.add(new PlannedRequest(RequestKind.RANGE_GET, file, ByteRange.of(0, bytes)));
+            }
+            this.openRequests = List.copyOf(opening);
             for (int g = 0; g < rowGroups.size(); g++) {
                 ParquetFileModel.RowGroup group = rowGroups.get(g);
                 statistics.add(parquetStatistics(group.firstRow(), group.firstRow() + group.rows()));
@@ -247,7 +281,12 @@ final class L3Model implements LayoutModel {
 
         @Override
         public List<PlannedRequest> footerRequests() {
-            return footer.footerRequests(key);
+            return openRequests;
+        }
+
+        @Override
+        public int openRounds() {
+            return footerRequests.size();   // a metadata file is read beside the footer
         }
 
         @Override

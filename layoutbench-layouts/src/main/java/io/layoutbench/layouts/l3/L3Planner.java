@@ -67,8 +67,16 @@ final class L3Planner {
         /** The part's object key. */
         String key();
 
-        /** The reads loading the footer took (or would take). */
+        /** The reads opening the part took (or would take): its footer and, if it has one, its metadata file. */
         List<PlannedRequest> footerRequests();
+
+        /**
+         * Round trips opening the part takes: its footer's reads one after another, with a metadata file read side
+         * by side.
+         */
+        default int openRounds() {
+            return footerRequests().size();
+        }
 
         int rowGroupCount();
 
@@ -320,7 +328,7 @@ final class L3Planner {
         // tail takes a second trip), row-group metadata window at a time, then the page indexes side by side.
         int longestFooter = 0;
         for (Part part : parts) {
-            longestFooter = Math.max(longestFooter, part.footerRequests().size());
+            longestFooter = Math.max(longestFooter, part.openRounds());
             cold.addAll(part.footerRequests());
             for (int g = 0; g < part.rowGroupCount(); g++) {
                 if (!query.prune(part.statistics(g)).canSkip()) {
@@ -346,6 +354,7 @@ final class L3Planner {
         long payload = 0;
         int next = 0;
         int metadataLoads = 0;
+        int metadataReads = 0;   // loads that sent a request: a part's metadata file was read when it was opened
         for (int c = 0; c < candidates.size() && remaining > 0; c++) {
             int window = !limited ? fullWindow : paper ? 1 : Math.min(fullWindow, Math.max(1, metadataLoads));
             while (next < candidates.size() && inFlight.size() < window) {
@@ -354,8 +363,10 @@ final class L3Planner {
             }
             Candidate candidate = candidates.get(c);
             G metadata = ObjectBackend.await(inFlight.poll());
-            cold.addAll(catalog.loadRequests(metadata));
+            List<PlannedRequest> loaded = catalog.loadRequests(metadata);
+            cold.addAll(loaded);
             metadataLoads++;
+            metadataReads += loaded.isEmpty() ? 0 : 1;
             Selection matches = catalog.select(metadata, query);
             if (matches.size() > remaining) {
                 matches = matches.limit(remaining);
@@ -375,8 +386,9 @@ final class L3Planner {
         while (limited && !inFlight.isEmpty()) {   // sent ahead before the limit was met: a cold run reads them
             CompletableFuture<G> ahead = inFlight.poll();
             try {
-                cold.addAll(catalog.loadRequests(ObjectBackend.await(ahead)));
-                metadataLoads++;
+                List<PlannedRequest> loaded = catalog.loadRequests(ObjectBackend.await(ahead));
+                cold.addAll(loaded);
+                metadataReads += loaded.isEmpty() ? 0 : 1;
             } catch (RuntimeException e) {
                 // A row group past the limit could not be read: the result is complete without it, so the query
                 // goes on; the plan does not count a read that brought nothing back.
@@ -395,7 +407,7 @@ final class L3Planner {
         }
         // Without a LIMIT every load sent was consumed; under one, those sent ahead were counted above.
         int rounds = (parts.size() + footerWindow - 1) / footerWindow * longestFooter
-                + metadataRounds(metadataLoads, limited ? (paper ? 1 : 0) : fullWindow, fullWindow) + pageIndexRounds;
+                + metadataRounds(metadataReads, limited ? (paper ? 1 : 0) : fullWindow, fullWindow) + pageIndexRounds;
         rounds = Math.max(cold.isEmpty() ? 0 : 1, Math.min(rounds, cold.size()));
         return new Matches<>(catalog, options, List.copyOf(columns), cold, rounds, List.copyOf(groups), samples,
                 payload);

@@ -6,6 +6,7 @@ import io.layoutbench.api.dataset.ColumnType;
 import io.layoutbench.api.dataset.MetadataSchema;
 import io.layoutbench.api.dataset.Sample;
 import io.layoutbench.layouts.common.GenerationalDatasetWriter;
+import io.layoutbench.layouts.common.LocalTable;
 import io.layoutbench.layouts.common.PayloadColumns;
 import io.layoutbench.layouts.common.TempFiles;
 import io.layoutbench.layouts.common.WriteTarget;
@@ -23,7 +24,9 @@ import java.util.Map;
 /**
  * Writes L3: rows go into a local Parquet part file; before a row would take the file past the file-size limit
  * the file is finished (last row group, page indexes, footer), uploaded as {@code part-NNNNN.parquet} and a new
- * one started. A part always holds at least one row, so a sample larger than the limit makes a larger part.
+ * one started. A part always holds at least one row, so a sample larger than the limit makes a larger part. With
+ * {@link L3Layout#METADATA_FILE} each row's metadata columns also go into the part's metadata file, uploaded as
+ * {@code metadata-NNNNN.parquet} after its part.
  */
 final class L3Writer extends GenerationalDatasetWriter {
 
@@ -47,6 +50,10 @@ final class L3Writer extends GenerationalDatasetWriter {
     private final Map<String, String> properties = new LinkedHashMap<>();
     private Path partFile;
     private ParquetTableWriter part;
+    private final boolean writesMetadataFile;
+    private final MetadataSchema schema;
+    /** The current part's metadata file, when the settings ask for one. */
+    private LocalTable metadataFile;
     private int partCount;
 
     L3Writer(ObjectBackend backend, WriteTarget target, MetadataSchema schema, L3Layout.Settings settings) {
@@ -59,6 +66,8 @@ final class L3Writer extends GenerationalDatasetWriter {
         this.payload = PayloadColumns.of(schema);
         this.blobThreshold = settings.blobThreshold();
         this.outOfLineSchema = tableSchema(schema, true);
+        this.writesMetadataFile = settings.metadataFile();
+        this.schema = schema;
         this.writeOptions = ParquetWriteOptions.defaults().withRowGroupSize(rowGroupSize)
                 .withPageSize((int) pageSize);
         properties.putAll(settingsProperties(settings));
@@ -71,6 +80,9 @@ final class L3Writer extends GenerationalDatasetWriter {
         properties.put(L3Layout.ROW_GROUP_SIZE, Long.toString(settings.rowGroupSize()));
         properties.put(L3Layout.PAGE_SIZE, Long.toString(settings.pageSize()));
         properties.put(L3Layout.BLOB_THRESHOLD, Long.toString(settings.blobThreshold()));
+        if (settings.metadataFile()) {
+            properties.put(L3Layout.METADATA_FILE, "true");
+        }
         return properties;
     }
 
@@ -90,12 +102,7 @@ final class L3Writer extends GenerationalDatasetWriter {
      */
     static ParquetTableSchema tableSchema(MetadataSchema schema, boolean outOfLine) {
         PayloadColumns payload = PayloadColumns.of(schema);
-        ParquetTableSchema.Builder table = payload.addChecksumsAndSizes(ParquetTableSchema.builder(schema));
-        if (outOfLine) {
-            for (int f = 0; f < payload.count(); f++) {
-                table.extraColumn(payload.blobOffset(f), ColumnType.BIGINT);
-            }
-        }
+        ParquetTableSchema.Builder table = metadataColumns(schema, outOfLine);
         if (payload.single()) {
             return table.blobColumn(L3Layout.IMAGE_BYTES).build();
         }
@@ -103,6 +110,35 @@ final class L3Writer extends GenerationalDatasetWriter {
             table.blobColumn(payload.blobColumn(f));
         }
         return table.build();
+    }
+
+    /**
+     * The table of a part's metadata file: the part's columns ({@link #tableSchema(MetadataSchema, boolean)}) but
+     * the blob columns.
+     */
+    static ParquetTableSchema metadataFileSchema(MetadataSchema schema, boolean outOfLine) {
+        return metadataColumns(schema, outOfLine).build();
+    }
+
+    private static ParquetTableSchema.Builder metadataColumns(MetadataSchema schema, boolean outOfLine) {
+        PayloadColumns payload = PayloadColumns.of(schema);
+        ParquetTableSchema.Builder table = payload.addChecksumsAndSizes(ParquetTableSchema.builder(schema));
+        if (outOfLine) {
+            for (int f = 0; f < payload.count(); f++) {
+                table.extraColumn(payload.blobOffset(f), ColumnType.BIGINT);
+            }
+        }
+        return table;
+    }
+
+    /** The metadata file of part {@code index}, relative to the ingest's generation; not a {@code part-*} name. */
+    static String metadataObject(int index) {
+        return String.format(java.util.Locale.ROOT, "metadata-%05d.parquet", index);
+    }
+
+    /** Manifest property naming the key of part {@code index}'s metadata file. */
+    static String metadataProperty(int index) {
+        return "part." + index + ".metadata.key";
     }
 
     /** The blob file of part {@code index}, relative to the ingest's generation. */
@@ -159,6 +195,9 @@ final class L3Writer extends GenerationalDatasetWriter {
             partFile = TempFiles.create("layoutbench-l3-part-", ".parquet");
             part = ParquetTableWriter.create(outOfLine ? outOfLineSchema : tableSchema, partFile,
                     writeOptions);
+            if (writesMetadataFile) {
+                metadataFile = LocalTable.create("layoutbench-l3-metadata-", metadataFileSchema(schema, outOfLine));
+            }
         }
         List<Object> extras = payload.checksumsAndSizes(sample, checksums);
         if (outOfLine) {
@@ -168,6 +207,9 @@ final class L3Writer extends GenerationalDatasetWriter {
             }
         }
         part.writeRow(sample.metadata(), extras, blobs(sample));
+        if (metadataFile != null) {
+            metadataFile.write(sample.metadata(), extras);
+        }
     }
 
     /**
@@ -196,6 +238,11 @@ final class L3Writer extends GenerationalDatasetWriter {
             part.close();
             String key = putParquet(partObject(partCount), partFile, part);
             properties.put(partProperty(partCount), key);
+            if (metadataFile != null) {
+                LocalTable table = metadataFile;
+                metadataFile = null;   // stored, or deleted by putTable if that fails
+                properties.put(metadataProperty(partCount), putTable(metadataObject(partCount), table));
+            }
             if (blobs != null) {
                 blobs.close();
                 properties.put(blobsProperty(partCount), putObject(blobsObject(partCount), blobs.file,
@@ -210,6 +257,15 @@ final class L3Writer extends GenerationalDatasetWriter {
                 TempFiles.delete(blobs.file);
                 blobs = null;
             }
+            discardMetadataFile();
+        }
+    }
+
+    private void discardMetadataFile() {
+        if (metadataFile != null) {
+            LocalTable table = metadataFile;
+            metadataFile = null;
+            table.discard();
         }
     }
 
@@ -241,6 +297,7 @@ final class L3Writer extends GenerationalDatasetWriter {
             part = null;
             partFile = null;
             blobs = null;
+            discardMetadataFile();
         }
     }
 

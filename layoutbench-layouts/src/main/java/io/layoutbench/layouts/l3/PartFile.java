@@ -8,6 +8,7 @@ import io.layoutbench.api.backend.RangeNotSatisfiableException;
 import io.layoutbench.api.dataset.Column;
 import io.layoutbench.api.dataset.ColumnType;
 import io.layoutbench.api.dataset.ColumnVector;
+import io.layoutbench.api.dataset.ColumnVectorBuilder;
 import io.layoutbench.api.layout.PlannedRequest;
 import io.layoutbench.api.predicate.ColumnStatistics;
 import io.layoutbench.api.predicate.ColumnarTable;
@@ -32,6 +33,7 @@ import io.layoutbench.parquet.ParquetTableSchema;
 import io.layoutbench.parquet.RowGroupInfo;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -71,19 +73,22 @@ final class PartFile implements L3Planner.Part {
     private final String key;
     private final String where;
     private final ParquetTableSchema schema;
+    private final PayloadColumns payload;
     /** The key of the part's blob file, if it has one. */
     private final String blobsKey;
     /** The footer and page-index cache; never read through (each read uses {@link #reader}'s backend). */
     private final ParquetObject parsed;
     private final List<PlannedRequest> footerRequests;
+    /** Round trips opening the part took: the footer's reads, or the metadata file's when it took more. */
+    private final int openRounds;
     private final List<GroupStatistics> statistics;
     private final AtomicReferenceArray<CompletableFuture<RowGroupMetadata>> metadata;
     private final Object pageIndexLock = new Object();
     private volatile List<PlannedRequest> pageIndexRequests;
 
     private PartFile(int index, String key, String where, ParquetTableSchema schema, String blobsKey,
-            ParquetObject parsed,
-            List<PlannedRequest> footerRequests, List<PlannedRequest> pageIndexRequests) {
+            ParquetObject parsed, List<PlannedRequest> footerRequests, int openRounds,
+            List<PlannedRequest> pageIndexRequests, boolean hasMetadataFile) {
         this.index = index;
         this.key = key;
         this.where = where;
@@ -91,8 +96,13 @@ final class PartFile implements L3Planner.Part {
         this.blobsKey = blobsKey;
         this.parsed = parsed;
         this.footerRequests = List.copyOf(footerRequests);
+        this.openRounds = openRounds;
         this.pageIndexRequests = pageIndexRequests;
-        this.statistics = parsed.footer().rowGroups().stream().map(this::statistics).toList();
+        this.payload = PayloadColumns.of(schema.metadata());
+        // With a metadata file every row group's metadata comes with the part, and evaluating it costs less than
+        // turning the footer's statistics into ones the predicate can prune with: no row group is pruned.
+        this.statistics = parsed.footer().rowGroups().stream().map(g -> hasMetadataFile
+                ? new GroupStatistics(g.rowCount(), Map.of()) : statistics(g)).toList();
         this.metadata = new AtomicReferenceArray<>(parsed.footer().rowGroups().size());
     }
 
@@ -102,21 +112,34 @@ final class PartFile implements L3Planner.Part {
      * table of {@code schema}. When the page indexes lie in that tail they are checked and parsed at once, at no
      * cost. Later loads through the part (metadata chunks, page indexes) are checked against the manifest, too.
      *
+     * <p>A part with a metadata file ({@link L3Layout#METADATA_FILE}) reads it whole on {@code executor} (one
+     * request), side by side with the footer, and slices it into the metadata of every row group, so no row group
+     * costs a request of its own.
+     *
      * @param backend      the backend the reads go through (the query's metered view)
      * @param home         the dataset's own backend, which the cached footer is bound to (and never read through)
+     * @param metadataFile the part's metadata file, or null
      * @param dataset      the dataset, for errors ("l3 dataset at 'mini/l3'")
-     * @throws ObjectNotFoundException naming the key if the part is missing
+     * @throws ObjectNotFoundException naming the key if the part or its metadata file is missing
      * @throws CorruptDataException    naming the key if it is shorter than the manifest says, fails a checksum, or
-     *                                 is not an L3 table
+     *                                 is not an L3 table; or if the metadata file does not describe the part's rows
      */
     static PartFile load(ObjectBackend backend, ObjectBackend home, int index, ManifestObject object,
-            ParquetTableSchema schema, String blobsKey, String dataset) {
+            ManifestObject metadataFile, ParquetTableSchema schema, String blobsKey, String dataset,
+            Executor executor) {
         String key = object.key();
         String where = "part file " + key + " of the " + dataset;
+        RecordingBackend metadataRecorder = new RecordingBackend(backend);
+        CompletableFuture<MetadataColumns> metadataColumns = metadataFile == null ? null
+                : CompletableFuture.supplyAsync(() -> readMetadataFile(metadataRecorder, metadataFile, where),
+                        executor);
         ParquetChecksums checksums = object.parquet().orElseThrow(() -> new CorruptDataException("The manifest "
                 + "records no Parquet checksums for the " + where));
         RecordingBackend recorder = new RecordingBackend(backend);
-        BackendInputFile file = new BackendInputFile(recorder, key, object.size(), FetchOptions.defaults());
+        long metadataStart = checksums.pageIndexes().map(r -> r.range().offset())
+                .orElse(checksums.footer().range().offset());
+        BackendInputFile file = new BackendInputFile(recorder, key, object.size(),
+                FetchOptions.defaults().withTailSize(openTailSize(object.size() - metadataStart)));
         ParquetObject opened;
         try {
             opened = ParquetObject.open(file, checksums);
@@ -151,7 +174,95 @@ final class PartFile implements L3Planner.Part {
         // Keep the parsed footer but not the fetched tail: a copy bound to the dataset's backend holds no buffers
         // (and no reference to this query's metered view).
         ParquetObject parsed = opened.withBackend(home, FetchOptions.defaults());
-        return new PartFile(index, key, where, schema, blobsKey, parsed, recorder.recorded(), pageIndexRequests);
+        List<PlannedRequest> footerRequests = recorder.recorded();
+        if (metadataColumns == null) {
+            return new PartFile(index, key, where, schema, blobsKey, parsed, footerRequests, footerRequests.size(),
+                    pageIndexRequests, false);
+        }
+        MetadataColumns columns = ObjectBackend.await(metadataColumns);
+        List<PlannedRequest> metadataRequests = metadataRecorder.recorded();
+        List<PlannedRequest> opening = new ArrayList<>(footerRequests);
+        opening.addAll(metadataRequests);
+        PartFile part = new PartFile(index, key, where, schema, blobsKey, parsed, opening,
+                Math.max(footerRequests.size(), metadataRequests.size()), pageIndexRequests, true);
+        part.sliceMetadataFile(columns, metadataFile.key());
+        return part;
+    }
+
+    /**
+     * Largest footer and page indexes read in the one request opening a part: 1 MiB. Beyond it the first read is the
+     * default 64 KiB tail, and the page indexes are read when a query needs them.
+     */
+    static final long MAX_OPEN_TAIL = 1L << 20;
+
+    /**
+     * Bytes the request opening a part reads from its end, whose page indexes and footer take {@code metadataBytes}:
+     * all of them up to {@link #MAX_OPEN_TAIL}, so a part whose footer passes the default tail (one of many row
+     * groups) takes one round trip, not three (tail, rest of the footer, page indexes). The model opens its parts
+     * with this, too.
+     */
+    static int openTailSize(long metadataBytes) {
+        return (int) (metadataBytes <= MAX_OPEN_TAIL ? Math.max(FetchOptions.DEFAULT_TAIL_SIZE, metadataBytes)
+                : FetchOptions.DEFAULT_TAIL_SIZE);
+    }
+
+    /**
+     * Largest metadata file read whole, in one request; a larger one is read as a Parquet object (tail, then
+     * chunks). 16 MiB, the largest merged request of {@link FetchOptions}: metadata of some 200,000 samples.
+     */
+    static final int WHOLE_METADATA_FILE = 16 << 20;
+
+    /** Every column of metadata file {@code object}, read whole when it is small and checked against the manifest. */
+    private static MetadataColumns readMetadataFile(ObjectBackend backend, ManifestObject object, String part) {
+        String what = "metadata file " + object.key() + " of the " + part;
+        ParquetChecksums checksums = object.parquet().orElseThrow(() -> new CorruptDataException("The manifest "
+                + "records no Parquet checksums for the " + what));
+        int tail = (int) Math.max(8, Math.min(object.size(), WHOLE_METADATA_FILE));
+        BackendInputFile file = new BackendInputFile(backend, object.key(), object.size(),
+                FetchOptions.defaults().withTailSize(tail));
+        try {
+            // Opening reads the tail, here the whole file: the columns are decoded from it with no more requests.
+            return ParquetObject.open(file, checksums).readMetadataColumns();
+        } catch (ObjectNotFoundException e) {
+            throw new ObjectNotFoundException("Cannot read the " + what + ": object " + object.key()
+                    + " does not exist (" + e.getMessage() + ")", e);
+        } catch (RangeNotSatisfiableException e) {
+            throw new CorruptDataException("Cannot read the " + what + ": it is shorter than the " + object.size()
+                    + " bytes the manifest records (truncated?): " + e.getMessage(), e);
+        } catch (ParquetFormatException e) {
+            throw new CorruptDataException("Cannot read the " + what + " (" + object.size() + " bytes per the "
+                    + "manifest): " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Caches the metadata of every row group from {@code columns}, the part's metadata file ({@code key}): rows in
+     * part order, which the row groups' row counts split. Its loads are the part's opening reads, so each row
+     * group's metadata records none.
+     */
+    private void sliceMetadataFile(MetadataColumns columns, String key) {
+        if (columns.rowCount() != parsed.footer().rowCount()) {
+            throw new CorruptDataException("Metadata file " + key + " holds " + columns.rowCount() + " rows but "
+                    + where + " holds " + parsed.footer().rowCount() + ": they were not written together");
+        }
+        for (String name : metadataNames()) {
+            if (columns.find(name).isEmpty()) {
+                throw new CorruptDataException("Metadata file " + key + " has no column '" + name + "', which "
+                        + where + " has");
+            }
+        }
+        for (RowGroupInfo rowGroup : parsed.footer().rowGroups()) {
+            int from = Math.toIntExact(rowGroup.firstRow());
+            int to = Math.toIntExact(rowGroup.firstRow() + rowGroup.rowCount());
+            List<ColumnVector> sliced = new ArrayList<>(columns.names().size());
+            for (ColumnVector column : columns.columns()) {
+                sliced.add(slice(column, from, to));
+            }
+            MetadataColumns group = new MetadataColumns(to - from, columns.names(), sliced);
+            metadata.set(rowGroup.index(), CompletableFuture.completedFuture(toRowGroupMetadata(group,
+                    "row group " + rowGroup.index() + " of " + where + " (from metadata file " + key + ")",
+                    List.of())));
+        }
     }
 
     /** The key of the part's blob file (fields stored out of line), or null. */
@@ -179,10 +290,15 @@ final class PartFile implements L3Planner.Part {
         return parsed.footer();
     }
 
-    /** The reads loading the footer took. */
+    /** The reads opening the part took: its footer's and, if it has one, its metadata file's. */
     @Override
     public List<PlannedRequest> footerRequests() {
         return footerRequests;
+    }
+
+    @Override
+    public int openRounds() {
+        return openRounds;
     }
 
     @Override
@@ -234,59 +350,108 @@ final class PartFile implements L3Planner.Part {
 
     private CompletableFuture<RowGroupMetadata> loadMetadata(int rowGroup, ObjectBackend backend) {
         RecordingBackend recorder = new RecordingBackend(backend);
-        PayloadColumns payload = PayloadColumns.of(schema.metadata());
+        CompletableFuture<MetadataColumns> read;
+        try {
+            read = parsed.withBackend(recorder, FetchOptions.defaults()).readColumnsAsync(rowGroup, metadataNames());
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        return read.thenApply(columns -> toRowGroupMetadata(columns, "row group " + rowGroup + " of " + where,
+                recorder.recorded()));
+    }
+
+    /** The columns a row group's metadata is made of: metadata, checksums, sizes and, if any, blob-file offsets. */
+    private List<String> metadataNames() {
         List<String> names = new ArrayList<>(schema.metadataNames());
-        boolean outOfLine = blobsKey != null && schema.extraColumns().stream()
-                .anyMatch(c -> c.name().equals(payload.blobOffset(0)));
         for (int f = 0; f < payload.count(); f++) {
             names.add(payload.checksum(f));
             if (payload.sizeIsExtra(f)) {
                 names.add(payload.size(f));
             }
-            if (outOfLine) {
+            if (outOfLine()) {
                 names.add(payload.blobOffset(f));
             }
         }
-        CompletableFuture<MetadataColumns> read;
-        try {
-            read = parsed.withBackend(recorder, FetchOptions.defaults()).readColumnsAsync(rowGroup, names);
-        } catch (RuntimeException e) {
-            return CompletableFuture.failedFuture(e);
+        return names;
+    }
+
+    private boolean outOfLine() {
+        String firstOffset = payload.blobOffset(0);
+        return blobsKey != null && schema.extraColumns().stream().anyMatch(c -> c.name().equals(firstOffset));
+    }
+
+    /**
+     * Rows {@code [from, to)} of {@code column}: arrays copied; a string column's values in a dictionary of their
+     * own.
+     */
+    private static ColumnVector slice(ColumnVector column, int from, int to) {
+        if (column instanceof ColumnVector.Longs l) {
+            return new ColumnVector.Longs(Arrays.copyOfRange(l.values(), from, to), sliceNulls(l.nulls(), from, to));
         }
-        return read.thenApply(columns -> {
-            String group = "row group " + rowGroup + " of " + where;
-            ColumnarTable table = MetadataTable.toColumnarTable(columns, schema);
-            long[][] fieldSizes = new long[payload.count()][];
-            int[][] fieldCrcs = new int[payload.count()][];
+        if (column instanceof ColumnVector.Doubles d) {
+            return new ColumnVector.Doubles(Arrays.copyOfRange(d.values(), from, to), sliceNulls(d.nulls(), from, to));
+        }
+        if (column instanceof ColumnVector.Booleans b) {
+            return new ColumnVector.Booleans(Arrays.copyOfRange(b.values(), from, to),
+                    sliceNulls(b.nulls(), from, to));
+        }
+        // A string column gets a dictionary of its own rows' values: a predicate on strings is evaluated per
+        // dictionary entry (LIKE, for one), so sharing the part's dictionary would evaluate all of it per row group.
+        ColumnVectorBuilder.Strings strings = ColumnVectorBuilder.strings(to - from);
+        for (int row = from; row < to; row++) {
+            strings.append(column, row);
+        }
+        return strings.build();
+    }
+
+    private static long[] sliceNulls(long[] nulls, int from, int to) {
+        if (nulls.length == 0) {
+            return ColumnVector.NO_NULLS;
+        }
+        long[] sliced = new long[ColumnVector.bitmapWords(to - from)];
+        for (int row = from; row < to; row++) {
+            if (ColumnVector.isNull(nulls, row)) {
+                sliced[(row - from) >>> 6] |= 1L << (row - from);
+            }
+        }
+        return sliced;   // the record makes a bitmap without a set bit NO_NULLS
+    }
+
+    /** A row group's metadata from its decoded columns; {@code group} names it in errors. */
+    private RowGroupMetadata toRowGroupMetadata(MetadataColumns columns, String group,
+            List<PlannedRequest> loadRequests) {
+        boolean outOfLine = outOfLine();
+        ColumnarTable table = MetadataTable.toColumnarTable(columns, schema);
+        long[][] fieldSizes = new long[payload.count()][];
+        int[][] fieldCrcs = new int[payload.count()][];
+        for (int f = 0; f < payload.count(); f++) {
+            String size = payload.sizeIsExtra(f) ? payload.size(f) : schema.physicalName(payload.size(f));
+            fieldSizes[f] = payload.single() ? notNullLongs(columns, size, group, "size")
+                    : orMinusOne(columns, size, group);
+            long[] crcs = payload.single() ? notNullLongs(columns, payload.checksum(f), group, "checksum")
+                    : orMinusOne(columns, payload.checksum(f), group);
+            fieldCrcs[f] = new int[crcs.length];
+            for (int row = 0; row < crcs.length; row++) {
+                fieldCrcs[f][row] = MetadataParquet.crc(crcs[row]);
+            }
+        }
+        long[][] blobOffsets = null;
+        if (outOfLine) {
+            blobOffsets = new long[payload.count()][];
             for (int f = 0; f < payload.count(); f++) {
-                String size = payload.sizeIsExtra(f) ? payload.size(f) : schema.physicalName(payload.size(f));
-                fieldSizes[f] = payload.single() ? notNullLongs(columns, size, group, "size")
-                        : orMinusOne(columns, size, group);
-                long[] crcs = payload.single() ? notNullLongs(columns, payload.checksum(f), group, "checksum")
-                        : orMinusOne(columns, payload.checksum(f), group);
-                fieldCrcs[f] = new int[crcs.length];
-                for (int row = 0; row < crcs.length; row++) {
-                    fieldCrcs[f][row] = MetadataParquet.crc(crcs[row]);
+                blobOffsets[f] = orMinusOne(columns, payload.blobOffset(f), group);
+            }
+        }
+        long[] sizes = fieldSizes[0];
+        if (!payload.single()) {
+            sizes = new long[table.rowCount()];
+            for (long[] field : fieldSizes) {
+                for (int row = 0; row < sizes.length; row++) {
+                    sizes[row] += Math.max(0, field[row]);
                 }
             }
-            long[][] blobOffsets = null;
-            if (outOfLine) {
-                blobOffsets = new long[payload.count()][];
-                for (int f = 0; f < payload.count(); f++) {
-                    blobOffsets[f] = orMinusOne(columns, payload.blobOffset(f), group);
-                }
-            }
-            long[] sizes = fieldSizes[0];
-            if (!payload.single()) {
-                sizes = new long[table.rowCount()];
-                for (long[] field : fieldSizes) {
-                    for (int row = 0; row < sizes.length; row++) {
-                        sizes[row] += Math.max(0, field[row]);
-                    }
-                }
-            }
-            return new RowGroupMetadata(table, sizes, fieldSizes, fieldCrcs, blobOffsets, recorder.recorded());
-        });
+        }
+        return new RowGroupMetadata(table, sizes, fieldSizes, fieldCrcs, blobOffsets, loadRequests);
     }
 
     /** A BIGINT column of a field's sizes or checksums, NULL (a row without the field) as -1. */

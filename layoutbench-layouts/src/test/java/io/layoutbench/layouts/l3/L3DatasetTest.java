@@ -185,7 +185,7 @@ class L3DatasetTest {
     }
 
     @Test
-    void footersAndPageIndexesBeyondTheTailCostOneMoreRequestEach() {
+    void footersAndPageIndexesBeyondTheDefaultTailAreReadInTheOpeningRequest() {
         // Row groups of a sample or two: footers pass the 64 KiB tail, and the page indexes lie before them.
         MemoryBackend backend = new MemoryBackend();
         int samples = 400;
@@ -214,10 +214,11 @@ class L3DatasetTest {
             }
             List<ByteRange> firstPartReads = plan.metadataRequests().stream()
                     .filter(r -> r.key().equals(firstPart)).map(PlannedRequest::range).toList();
-            assertThat(firstPartReads).as("tail and rest of the footer").contains(footer.footerRange());
-            if (mode == RetrievalMode.OPTIMIZED) {
-                assertThat(firstPartReads).as("page indexes").contains(pageIndexes);
-            }
+            // The manifest says where the page indexes start: one request reads them and the footer (under 1 MiB).
+            assertThat(firstPartReads.get(0)).as("page indexes and footer in one request")
+                    .isEqualTo(ByteRange.between(pageIndexes.offset(), footer.objectLength()));
+            assertThat(firstPartReads.subList(1, firstPartReads.size())).as("then row groups' metadata chunks only")
+                    .allMatch(r -> r.end() <= pageIndexes.offset());
             try (Dataset dataset = new L3Layout().open(backend, "many-groups")) {
                 Run cold = run(dataset, query, options);
                 assertThat(cold.samples()).containsExactlyElementsOf(expected);

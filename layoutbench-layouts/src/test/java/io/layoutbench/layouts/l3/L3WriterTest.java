@@ -112,7 +112,7 @@ class L3WriterTest {
         assertThatThrownBy(() -> l3.create(backend, "x", MetadataSchema.imageNet(), Map.of("shard-size", "8MB")))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("Unknown l3 option 'shard-size'")
-                .hasMessageContaining("file-size, page-size, row-group-size");
+                .hasMessageContaining("file-size, metadata-file, page-size, row-group-size");
         assertThatThrownBy(() -> l3.create(backend, "x", MetadataSchema.imageNet(), Map.of("file-size", "4KB")))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("file-size").hasMessageContaining("256 KiB");

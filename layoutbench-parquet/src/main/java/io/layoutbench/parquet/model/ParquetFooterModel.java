@@ -50,19 +50,39 @@ public record ParquetFooterModel(long dataEnd, long pageIndexBytes, long footerB
 
     /** The tail the first footer read fetches. */
     public ByteRange tail() {
+        return tail(FetchOptions.DEFAULT_TAIL_SIZE);
+    }
+
+    /** The tail a first footer read of {@code tailSize} bytes fetches. */
+    public ByteRange tail(long tailSize) {
         long length = fileBytes();
-        return ByteRange.between(Math.max(0, length - FetchOptions.DEFAULT_TAIL_SIZE), length);
+        return ByteRange.between(Math.max(0, length - tailSize), length);
+    }
+
+    /** Bytes from where the page indexes (or, without them, the footer) start to the end of the file. */
+    public long metadataTailBytes() {
+        return fileBytes() - dataEnd;
     }
 
     /** Whether the tail holds the page indexes (then reading them costs no request). */
     public boolean tailHoldsPageIndexes() {
-        return pageIndexBytes == 0 || dataEnd >= tail().offset();
+        return tailHoldsPageIndexes(FetchOptions.DEFAULT_TAIL_SIZE);
+    }
+
+    /** Whether a tail of {@code tailSize} bytes holds the page indexes. */
+    public boolean tailHoldsPageIndexes(long tailSize) {
+        return pageIndexBytes == 0 || dataEnd >= tail(tailSize).offset();
     }
 
     /** The requests reading the footer: the tail, and the rest of a footer longer than the tail. */
     public List<PlannedRequest> footerRequests(String key) {
+        return footerRequests(key, FetchOptions.DEFAULT_TAIL_SIZE);
+    }
+
+    /** The requests reading the footer with a first read of {@code tailSize} bytes. */
+    public List<PlannedRequest> footerRequests(String key, long tailSize) {
         List<PlannedRequest> requests = new ArrayList<>(2);
-        ByteRange tail = tail();
+        ByteRange tail = tail(tailSize);
         requests.add(new PlannedRequest(RequestKind.RANGE_GET, key, tail));
         long footerStart = fileBytes() - 8 - footerBytes;
         if (footerStart < tail.offset()) {
@@ -73,7 +93,12 @@ public record ParquetFooterModel(long dataEnd, long pageIndexBytes, long footerB
 
     /** The request reading the page indexes, when the tail does not hold them. */
     public List<PlannedRequest> pageIndexRequests(String key) {
-        return tailHoldsPageIndexes() ? List.of()
+        return pageIndexRequests(key, FetchOptions.DEFAULT_TAIL_SIZE);
+    }
+
+    /** The request reading the page indexes, when a tail of {@code tailSize} bytes does not hold them. */
+    public List<PlannedRequest> pageIndexRequests(String key, long tailSize) {
+        return tailHoldsPageIndexes(tailSize) ? List.of()
                 : List.of(new PlannedRequest(RequestKind.RANGE_GET, key, pageIndexRange()));
     }
 
