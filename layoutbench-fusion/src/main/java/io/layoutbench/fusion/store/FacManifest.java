@@ -40,6 +40,12 @@ public final class FacManifest {
 
     private static final int MAGIC = 0x4641434D;   // "FACM"
     private static final short VERSION = 1;
+    /**
+     * The version of a map of a {@link CodingPlan.Strategy#SINGLE_BLOCK} object, the same layout as version 1: a
+     * library that knows only FAC and fixed blocks then refuses it naming the version, rather than reading a strategy
+     * it does not know as a damaged map. Every other map is still written as version 1.
+     */
+    private static final short VERSION_SINGLE_BLOCK = 2;
 
     private final String key;
     private final String generation;
@@ -290,7 +296,7 @@ public final class FacManifest {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream(256 + segments.size() * 32);
         try (DataOutputStream out = new DataOutputStream(bytes)) {
             out.writeInt(MAGIC);
-            out.writeShort(VERSION);
+            out.writeShort(strategy == CodingPlan.Strategy.SINGLE_BLOCK ? VERSION_SINGLE_BLOCK : VERSION);
             out.writeUTF(key);
             out.writeUTF(generation);
             out.writeLong(objectSize);
@@ -357,9 +363,9 @@ public final class FacManifest {
                 throw new CorruptDataException("The object " + where + " is not a FAC manifest (bad magic)");
             }
             short version = in.getShort();
-            if (version != VERSION) {
+            if (version != VERSION && version != VERSION_SINGLE_BLOCK) {
                 throw new CorruptDataException("The manifest " + where + " has version " + version
-                        + "; this library reads version " + VERSION);
+                        + "; this library reads versions " + VERSION + " and " + VERSION_SINGLE_BLOCK);
             }
             String key = readUtf(in);
             String generation = readUtf(in);
@@ -368,7 +374,12 @@ public final class FacManifest {
             CodeParameters code = new CodeParameters(in.getInt(), in.getInt());
             int unit = in.getInt();
             int nodeCount = in.getInt();
-            CodingPlan.Strategy strategy = CodingPlan.Strategy.values()[in.get()];
+            int strategyIndex = in.get();
+            if (strategyIndex < 0 || strategyIndex >= CodingPlan.Strategy.values().length) {
+                throw new CorruptDataException("The manifest " + where + " names coding strategy " + strategyIndex
+                        + ", which this library does not know (written by a newer layoutbench, or damaged)");
+            }
+            CodingPlan.Strategy strategy = CodingPlan.Strategy.values()[strategyIndex];
             String constructor = readUtf(in);
             int stripeCount = in.getInt();
             List<Stripe> stripes = new ArrayList<>(stripeCount);
@@ -405,6 +416,9 @@ public final class FacManifest {
 
     /** A string as {@link DataOutputStream#writeUTF} wrote it: two bytes of length, then modified UTF-8. */
     private static String readUtf(ByteBuffer in) throws IOException {
+        if (in.remaining() < 2) {
+            throw new java.nio.BufferUnderflowException();
+        }
         int length = Short.toUnsignedInt(in.getShort(in.position()));
         byte[] encoded = new byte[2 + length];
         in.get(encoded);

@@ -125,7 +125,8 @@ public record FacOptions(CodeParameters code, String codec, String stripeConstru
             }
         }
         builder.fixedBlockSize(checked.size(FIXED_BLOCK_SIZE, CodingPlanner.DEFAULT_FIXED_BLOCK_SIZE));
-        builder.singleBlockLimit(checked.size(SINGLE_BLOCK_LIMIT, 0));
+        String singleBlock = values.getOrDefault(SINGLE_BLOCK_LIMIT, "0").trim();
+        builder.singleBlockLimit(singleBlock.equals("0") ? 0 : checked.size(SINGLE_BLOCK_LIMIT, 0));   // 0: none
         builder.checksumUnit(Math.toIntExact(checked.size(CHECKSUM_UNIT, Builder.DEFAULT_CHECKSUM_UNIT)));
         return builder.build();
     }

@@ -56,4 +56,28 @@ class CodingPlannerTest {
         assertThat(planner.fixedBlocks(3).stripes().get(0).dataBlocks().stream().mapToLong(BlockPlan::length))
                 .containsExactly(1L, 1L, 1L, 0L, 0L, 0L);
     }
+
+    @Test
+    void objectsUpToTheSingleBlockLimitGoWholeIntoTheFirstDataBlock() {
+        ChunkMap parquet = ParquetChunkMaps.read(ObjectSource.of(FusionTestFiles.l3Table(6, 16 << 10, 4 << 10)));
+        long size = parquet.objectSize();
+        CodingPlanner atLimit = new CodingPlanner(RS96, StripeConstructors.facRefined(), 0.05, 1 << 10, size);
+
+        CodingPlan plan = atLimit.plan(parquet);
+
+        // At the limit, and past the fixed block size: one stripe, the object whole in block 0, the others empty.
+        assertThat(plan.strategy()).isEqualTo(CodingPlan.Strategy.SINGLE_BLOCK);
+        assertThat(plan.stripes()).hasSize(1);
+        List<BlockPlan> blocks = plan.stripes().get(0).dataBlocks();
+        assertThat(blocks.get(0).segments()).containsExactly(ByteRange.of(0, size));
+        assertThat(blocks.subList(1, 6)).allMatch(b -> b.length() == 0);
+        assertThat(plan.parityBytes()).isEqualTo(3 * size);
+        assertThat(plan.splitRegions(parquet, false)).isZero();
+
+        CodingPlanner belowIt = new CodingPlanner(RS96, StripeConstructors.facRefined(), 0.05, 1 << 10, size - 1);
+        assertThat(belowIt.plan(parquet).strategy()).isNotEqualTo(CodingPlan.Strategy.SINGLE_BLOCK);
+        assertThat(atLimit.plan(ChunkMap.opaque(0, "empty")).stripes()).as("an empty object has no stripe").isEmpty();
+        assertThat(new CodingPlanner(RS96, StripeConstructors.facRefined(), 0.05, 1 << 10).plan(parquet).strategy())
+                .as("no limit by default").isNotEqualTo(CodingPlan.Strategy.SINGLE_BLOCK);
+    }
 }

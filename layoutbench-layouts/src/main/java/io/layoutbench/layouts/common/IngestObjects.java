@@ -113,8 +113,8 @@ public final class IngestObjects {
 
     /** Finishes {@code table}, stores it as the Parquet object {@code relative}, deletes its file. */
     public String putTable(String relative, LocalTable table) {
-        table.writer().close();
         try {
+            table.writer().close();
             return putParquet(relative, table.file(), table.writer());
         } finally {
             TempFiles.delete(table.file());

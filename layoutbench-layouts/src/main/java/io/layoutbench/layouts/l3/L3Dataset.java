@@ -117,6 +117,11 @@ final class L3Dataset extends ManifestDataset implements SupportsMetadataScan {
                 throw new CorruptDataException("Manifest of the " + describe() + " names " + key + " as the "
                         + "metadata file of part " + i + " but does not list that object");
             }
+            if (key != null && !key.equals(L3Writer.metadataKeyOf(partObjects.get(i).key()))) {
+                throw new CorruptDataException("Manifest of the " + describe() + " names " + key + " as the "
+                        + "metadata file of part " + i + ", " + partObjects.get(i).key() + "; a part's metadata file "
+                        + "is " + L3Writer.metadataKeyOf(partObjects.get(i).key()));
+            }
             listed.add(object);
         }
         return java.util.Collections.unmodifiableList(listed);
@@ -360,7 +365,13 @@ final class L3Dataset extends ManifestDataset implements SupportsMetadataScan {
                 String field = payload.field(f);
                 long outOfLine = metadata.blobOffset(f, row);
                 if (outOfLine >= 0) {
-                    fields.put(field, new LazyBlob(reads, new FieldRead(field, ((PartFile) read.part()).blobsKey(),
+                    String blobsKey = ((PartFile) read.part()).blobsKey();
+                    if (blobsKey == null) {
+                        throw new CorruptDataException("Sample '" + name + "' field '" + field + "' in " + where
+                                + " is stored out of line at offset " + outOfLine + ", but the manifest names no "
+                                + "blob file for the part");
+                    }
+                    fields.put(field, new LazyBlob(reads, new FieldRead(field, blobsKey,
                             outOfLine, size, MetadataParquet.stored(metadata.fieldCrcs()[f][row])), name));
                     continue;
                 }

@@ -43,11 +43,14 @@ import java.util.Set;
  *   <li>{@code file-size}: largest part file (default 64 MB, the paper's limit at mini; it used 512 MB above);</li>
  *   <li>{@code row-group-size}: target row-group size (default 128 MB, the paper's);</li>
  *   <li>{@code page-size}: target page size (default 4 KiB, so every image but the tiniest sits alone in a
- *       page); small blob pages let optimized retrieval fetch little more than the matching samples.</li>
+ *       page); small blob pages let optimized retrieval fetch little more than the matching samples;</li>
+ *   <li>{@code blob-threshold}: fields of at least this size go to the part's blob file ({@link #BLOB_THRESHOLD});</li>
+ *   <li>{@code metadata-file}: a metadata file beside each part ({@link #METADATA_FILE}, default false).</li>
  * </ul>
  *
- * <p>Retrieval: the client reads every part's footer (one request each, cached) and skips row groups whose
- * statistics rule the predicate out. {@link io.layoutbench.api.layout.RetrievalMode#PAPER Paper} mode then does
+ * <p>Retrieval: the client reads every part's footer (one request each, with the page indexes when they fit in
+ * 1 MiB; cached) and skips row groups whose statistics rule the predicate out (with a metadata file, read beside the
+ * footer, it evaluates every row group instead: their metadata came with the part). {@link io.layoutbench.api.layout.RetrievalMode#PAPER Paper} mode then does
  * what DuckDB does: it reads every remaining row group whole. {@link io.layoutbench.api.layout.RetrievalMode#OPTIMIZED
  * Optimized} mode reads only the metadata columns of the remaining row groups (cached), evaluates the predicate
  * there, and fetches just the blob pages holding matches, merged by the query's coalescing gap as far as its read

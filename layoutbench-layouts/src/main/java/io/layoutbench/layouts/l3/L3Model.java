@@ -45,7 +45,8 @@ import java.util.concurrent.CompletableFuture;
  * mid-row-group, whose encoded size is modelled, not measured), every decision of the planner, and the round trips
  * of a cold load. Estimated: a page's header (its CRC's varint length, a byte either way), the metadata chunks'
  * sizes (dictionary and run-length encoding replayed from the values; checksums are unknown and taken as all
- * distinct), the page indexes and footers, and a metadata file's size (the part's metadata chunks and a footer).
+ * distinct), the page indexes and footers, and a metadata file's size (its table modelled as L1's; one read of it,
+ * as the dataset reads files up to 16 MiB whole).
  */
 final class L3Model implements LayoutModel {
 
@@ -245,7 +246,7 @@ final class L3Model implements LayoutModel {
             this.rowGroups = written.rowGroups();
             this.footer = written.footer();
             this.metadataColumns = metadataColumns;
-            this.tailSize = PartFile.openTailSize(footer.metadataTailBytes());
+            this.tailSize = PartFile.openTailSize(footer.metadataTailBytes(), footer.footerBytes() + 8);
             this.footerRequests = footer.footerRequests(key, tailSize);
             List<PlannedRequest> opening = new ArrayList<>(footerRequests);
             if (settings.metadataFile()) {
@@ -258,7 +259,9 @@ final class L3Model implements LayoutModel {
             this.openRequests = List.copyOf(opening);
             for (int g = 0; g < rowGroups.size(); g++) {
                 ParquetFileModel.RowGroup group = rowGroups.get(g);
-                statistics.add(parquetStatistics(group.firstRow(), group.firstRow() + group.rows()));
+                // With a metadata file the dataset prunes no row group (PartFile), nor does its model.
+                statistics.add(settings.metadataFile() ? new GroupStatistics(group.rows(), Map.of())
+                        : parquetStatistics(group.firstRow(), group.firstRow() + group.rows()));
                 // Pages were reported with dataset rows; the page index counts rows within the row group.
                 List<PageInfo> inGroup = new ArrayList<>();
                 for (PageInfo page : g < pages.size() ? pages.get(g) : List.<PageInfo>of()) {

@@ -28,8 +28,9 @@ import java.util.concurrent.CompletableFuture;
  * model (over part files modelled from a dataset's metadata): one planning code, so a model's plan is the plan the
  * written dataset makes.
  *
- * <p>A query loads the footers of all parts and skips row groups whose statistics rule the predicate out; it
- * evaluates the predicate on the metadata columns of the others (loaded many at a time; under a LIMIT, in optimized
+ * <p>A query loads the footers of all parts and skips row groups whose statistics rule the predicate out (a part with
+ * a metadata file gives none, its row groups' metadata loaded with it); it evaluates the predicate on the metadata
+ * columns of the others (loaded many at a time; under a LIMIT, in optimized
  * mode a read-ahead that doubles each round, in paper mode one at a time, as DuckDB reads them). Then paper mode reads
  * whole each row group that holds a match, one request per column chunk (as DuckDB reads a row group), and optimized
  * mode reads the blob pages holding matches, found in the part's page index, pages within the coalescing gap of each

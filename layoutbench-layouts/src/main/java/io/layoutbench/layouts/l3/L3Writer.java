@@ -51,7 +51,6 @@ final class L3Writer extends GenerationalDatasetWriter {
     private Path partFile;
     private ParquetTableWriter part;
     private final boolean writesMetadataFile;
-    private final MetadataSchema schema;
     /** The current part's metadata file, when the settings ask for one. */
     private LocalTable metadataFile;
     private int partCount;
@@ -67,7 +66,6 @@ final class L3Writer extends GenerationalDatasetWriter {
         this.blobThreshold = settings.blobThreshold();
         this.outOfLineSchema = tableSchema(schema, true);
         this.writesMetadataFile = settings.metadataFile();
-        this.schema = schema;
         this.writeOptions = ParquetWriteOptions.defaults().withRowGroupSize(rowGroupSize)
                 .withPageSize((int) pageSize);
         properties.putAll(settingsProperties(settings));
@@ -134,6 +132,16 @@ final class L3Writer extends GenerationalDatasetWriter {
     /** The metadata file of part {@code index}, relative to the ingest's generation; not a {@code part-*} name. */
     static String metadataObject(int index) {
         return String.format(java.util.Locale.ROOT, "metadata-%05d.parquet", index);
+    }
+
+    /**
+     * The key of the metadata file of the part stored as {@code partKey}: beside it, {@code part-} replaced by
+     * {@code metadata-} (in a distributed write too, whose parts keep their names and directories).
+     */
+    static String metadataKeyOf(String partKey) {
+        int slash = partKey.lastIndexOf('/');
+        String name = partKey.substring(slash + 1);
+        return partKey.substring(0, slash + 1) + (name.startsWith("part-") ? "metadata-" + name.substring(5) : name);
     }
 
     /** Manifest property naming the key of part {@code index}'s metadata file. */

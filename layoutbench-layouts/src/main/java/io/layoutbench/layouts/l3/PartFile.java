@@ -49,7 +49,8 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * pays for them; what is cached serves later queries with no request. Thread-safe.
  *
  * <pre>{@code
- * PartFile part = PartFile.load(meteredBackend, backend, 0, object, tableSchema, "l3 dataset at 'mini/l3'");
+ * PartFile part = PartFile.load(meteredBackend, backend, 0, object, null, tableSchema, null,
+ *         "l3 dataset at 'mini/l3'", executor);
  * RowGroupMetadata rows = ObjectBackend.await(part.metadata(0, meteredBackend));
  * }</pre>
  */
@@ -136,20 +137,18 @@ final class PartFile implements L3Planner.Part {
         ParquetChecksums checksums = object.parquet().orElseThrow(() -> new CorruptDataException("The manifest "
                 + "records no Parquet checksums for the " + where));
         RecordingBackend recorder = new RecordingBackend(backend);
-        long metadataStart = checksums.pageIndexes().map(r -> r.range().offset())
-                .orElse(checksums.footer().range().offset());
-        BackendInputFile file = new BackendInputFile(recorder, key, object.size(),
-                FetchOptions.defaults().withTailSize(openTailSize(object.size() - metadataStart)));
+        long footerStart = checksums.footer().range().offset();
+        long metadataStart = checksums.pageIndexes().map(r -> r.range().offset()).orElse(footerStart);
+        BackendInputFile file = new BackendInputFile(recorder, key, object.size(), FetchOptions.defaults()
+                .withTailSize(openTailSize(object.size() - metadataStart, object.size() - footerStart)));
         ParquetObject opened;
         try {
             opened = ParquetObject.open(file, checksums);
             // A part written once a field was stored out of line has the offset columns (and a blob file).
             PayloadColumns payload = PayloadColumns.of(schema.metadata());
             if (opened.footer().findColumn(payload.blobOffset(0)).isPresent()) {
-                if (blobsKey == null) {
-                    throw new CorruptDataException("The manifest names no blob file for " + where + ", whose rows "
-                            + "point into one");
-                }
+                // A part written after a field went out of line has the offset columns even when none of its
+                // own fields did (then it has no blob file): a row that points into a missing one fails when read.
                 schema = L3Writer.tableSchema(schema.metadata(), true);
             }
             checkSchema(opened.footer(), schema, where);
@@ -196,14 +195,17 @@ final class PartFile implements L3Planner.Part {
     static final long MAX_OPEN_TAIL = 1L << 20;
 
     /**
-     * Bytes the request opening a part reads from its end, whose page indexes and footer take {@code metadataBytes}:
-     * all of them up to {@link #MAX_OPEN_TAIL}, so a part whose footer passes the default tail (one of many row
-     * groups) takes one round trip, not three (tail, rest of the footer, page indexes). The model opens its parts
-     * with this, too.
+     * Bytes the request opening a part reads from its end, whose page indexes and footer take {@code metadataBytes}
+     * and footer alone {@code footerBytes} (Thrift footer, length and magic): all of them up to
+     * {@link #MAX_OPEN_TAIL}, so a part whose footer passes the default tail (one of many row groups) takes one round
+     * trip, not three (tail, rest of the footer, page indexes); else the footer whole up to that size (its page
+     * indexes then take a request when a query needs them); else the default tail. The model opens its parts with
+     * this, too.
      */
-    static int openTailSize(long metadataBytes) {
-        return (int) (metadataBytes <= MAX_OPEN_TAIL ? Math.max(FetchOptions.DEFAULT_TAIL_SIZE, metadataBytes)
-                : FetchOptions.DEFAULT_TAIL_SIZE);
+    static int openTailSize(long metadataBytes, long footerBytes) {
+        long tail = metadataBytes <= MAX_OPEN_TAIL ? metadataBytes
+                : footerBytes <= MAX_OPEN_TAIL ? footerBytes : FetchOptions.DEFAULT_TAIL_SIZE;
+        return (int) Math.max(FetchOptions.DEFAULT_TAIL_SIZE, tail);
     }
 
     /**
@@ -245,10 +247,17 @@ final class PartFile implements L3Planner.Part {
             throw new CorruptDataException("Metadata file " + key + " holds " + columns.rowCount() + " rows but "
                     + where + " holds " + parsed.footer().rowCount() + ": they were not written together");
         }
+        Map<String, ColumnType> expected = new HashMap<>();
+        for (int i = 0; i < schema.metadataNames().size(); i++) {
+            expected.put(schema.metadataNames().get(i), schema.metadata().columns().get(i).type());
+        }
+        schema.extraColumns().forEach(extra -> expected.put(extra.name(), extra.type()));
         for (String name : metadataNames()) {
-            if (columns.find(name).isEmpty()) {
-                throw new CorruptDataException("Metadata file " + key + " has no column '" + name + "', which "
-                        + where + " has");
+            Optional<ColumnVector> column = columns.find(name);
+            if (column.isEmpty() || column.get().type() != expected.get(name)) {
+                throw new CorruptDataException("Metadata file " + key + " does not describe " + where + ": expected "
+                        + "column '" + name + "' of type " + expected.get(name) + ", found "
+                        + column.map(c -> c.type().name()).orElse("no such column"));
             }
         }
         for (RowGroupInfo rowGroup : parsed.footer().rowGroups()) {
@@ -306,7 +315,10 @@ final class PartFile implements L3Planner.Part {
         return parsed.footer().rowGroups().size();
     }
 
-    /** Statistics of row group {@code rowGroup} from the footer, keyed by metadata column name. */
+    /**
+     * Statistics of row group {@code rowGroup} from the footer, keyed by metadata column name; none (nothing to
+     * prune with) for a part with a metadata file.
+     */
     @Override
     public GroupStatistics statistics(int rowGroup) {
         return statistics.get(rowGroup);
@@ -324,7 +336,8 @@ final class PartFile implements L3Planner.Part {
 
     /**
      * The metadata columns and checksums of row group {@code rowGroup}, loaded through {@code backend} (one request
-     * for the adjacent metadata chunks) on first use, then cached. A failed load is forgotten, so a later query
+     * for the adjacent metadata chunks) on first use, then cached; a part with a metadata file has them all from
+     * when it was loaded. A failed load is forgotten, so a later query
      * tries again.
      */
     CompletableFuture<RowGroupMetadata> metadata(int rowGroup, ObjectBackend backend) {
@@ -375,9 +388,10 @@ final class PartFile implements L3Planner.Part {
         return names;
     }
 
+    /** Whether the part has the blob-offset columns (whether or not any of its own fields went out of line). */
     private boolean outOfLine() {
         String firstOffset = payload.blobOffset(0);
-        return blobsKey != null && schema.extraColumns().stream().anyMatch(c -> c.name().equals(firstOffset));
+        return schema.extraColumns().stream().anyMatch(c -> c.name().equals(firstOffset));
     }
 
     /**

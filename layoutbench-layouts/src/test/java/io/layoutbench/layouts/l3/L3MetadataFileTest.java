@@ -107,23 +107,49 @@ class L3MetadataFileTest {
     }
 
     @Test
-    void aMetadataFileOfAnotherPartIsRefusedNamingBoth() {
+    void aManifestNamingAnotherPartsMetadataFileIsRefusedOnOpen() {
         MemoryBackend backend = written();
         DatasetManifest manifest = DatasetManifest.read(backend, PREFIX);
         int last = Integer.parseInt(manifest.property(L3Writer.PARTS, null)) - 1;
-        // The first and the last part (of fewer rows) swap metadata files: each file is intact, but it does not
-        // describe its part.
         Map<String, String> properties = new HashMap<>(manifest.properties());
         properties.put(L3Writer.metadataProperty(0), manifest.property(L3Writer.metadataProperty(last), null));
         properties.put(L3Writer.metadataProperty(last), manifest.property(L3Writer.metadataProperty(0), null));
-        new DatasetManifest(manifest.layout(), manifest.formatVersion(), manifest.generation(), manifest.schema(),
-                manifest.sampleCount(), manifest.payloadBytes(), manifest.objects(), properties).write(backend, PREFIX);
+        rewrite(backend, manifest, manifest.objects(), properties);
+        assertThatThrownBy(() -> L3.open(backend, PREFIX))
+                .isInstanceOf(CorruptDataException.class)
+                .hasMessageContaining("as the metadata file of part 0")
+                .hasMessageContaining(manifest.property(L3Writer.partProperty(0), null));
+    }
+
+    @Test
+    void aMetadataFileHoldingAnotherPartsRowsIsRefusedNamingBoth() {
+        MemoryBackend backend = written();
+        DatasetManifest manifest = DatasetManifest.read(backend, PREFIX);
+        int last = Integer.parseInt(manifest.property(L3Writer.PARTS, null)) - 1;
+        String first = manifest.property(L3Writer.metadataProperty(0), null);
+        String other = manifest.property(L3Writer.metadataProperty(last), null);
+        // The last part (of fewer rows) lends its metadata file's bytes, and the manifest its checksums: intact, but
+        // not the first part's rows.
+        backend.put(first, L3Fixture.toArray(backend.readAll(other)));
+        ManifestObject lent = manifest.object(other).orElseThrow();
+        List<ManifestObject> objects = new ArrayList<>();
+        for (ManifestObject object : manifest.objects()) {
+            objects.add(object.key().equals(first)
+                    ? new ManifestObject(first, lent.size(), lent.crc32c(), lent.parquet()) : object);
+        }
+        rewrite(backend, manifest, objects, manifest.properties());
         try (Dataset dataset = L3.open(backend, PREFIX)) {
             assertThatThrownBy(() -> fingerprints(dataset, Query.parse("label = 'cello'"), RetrievalMode.OPTIMIZED))
                     .isInstanceOf(CorruptDataException.class)
-                    .hasMessageMatching("(?s)Metadata file .*metadata-\\d+\\.parquet holds \\d+ rows but part file "
-                            + ".*part-\\d+\\.parquet .* holds \\d+.*");
+                    .hasMessageMatching("(?s)Metadata file .*metadata-00000\\.parquet holds \\d+ rows but part "
+                            + "file .*part-00000\\.parquet .* holds \\d+.*");
         }
+    }
+
+    private static void rewrite(MemoryBackend backend, DatasetManifest manifest, List<ManifestObject> objects,
+            Map<String, String> properties) {
+        new DatasetManifest(manifest.layout(), manifest.formatVersion(), manifest.generation(), manifest.schema(),
+                manifest.sampleCount(), manifest.payloadBytes(), objects, properties).write(backend, PREFIX);
     }
 
     private static List<String> concat(List<String> a, List<String> b) {

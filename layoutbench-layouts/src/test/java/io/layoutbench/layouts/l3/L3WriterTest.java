@@ -135,4 +135,31 @@ class L3WriterTest {
             assertThat(read).hasSize(12);
         }
     }
+
+    @Test
+    void partsAfterAFieldWentOutOfLineReadEvenWithoutABlobFileOfTheirOwn() {
+        // The first ten samples' largest goes out of line; from then on parts carry the offset columns, and the parts
+        // holding no field that large have no blob file. Those parts were refused ("names no blob file").
+        long threshold = 0;
+        for (int i = 0; i < 10; i++) {
+            threshold = Math.max(threshold, DATA.sampleBytes(i).remaining());
+        }
+        MemoryBackend backend = new MemoryBackend();
+        L3Fixture.write(backend, "out-of-line", Map.of(L3Layout.FILE_SIZE, "1MB", L3Layout.ROW_GROUP_SIZE, "256KB",
+                L3Layout.BLOB_THRESHOLD, Long.toString(threshold)), DATA.samples().limit(200));
+        DatasetManifest manifest = DatasetManifest.read(backend, "out-of-line");
+        int parts = Integer.parseInt(manifest.property(L3Writer.PARTS, null));
+        long blobFiles = manifest.properties().keySet().stream().filter(k -> k.endsWith(".blobs.key")).count();
+        assertThat(blobFiles).as("some parts have a blob file, not all").isPositive().isLessThan(parts - 1);
+
+        List<String> found = new java.util.ArrayList<>();
+        try (var dataset = new L3Layout().open(backend, "out-of-line"); var samples = dataset.query("filesize_bytes >= 0")) {
+            samples.forEachRemaining(sample -> found.add(L3Fixture.fingerprint(sample)));
+        }
+        List<String> expected = new java.util.ArrayList<>();
+        for (int i = 0; i < 200; i++) {
+            expected.add(L3Fixture.fingerprint(DATA.metadata(i).getString("filename"), DATA.sampleBytes(i)));
+        }
+        assertThat(found).containsExactlyElementsOf(expected);
+    }
 }

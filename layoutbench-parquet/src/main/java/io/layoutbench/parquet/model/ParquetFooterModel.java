@@ -12,8 +12,8 @@ import java.util.List;
 /**
  * The end of a modelled Parquet file — page indexes, then the footer — and the requests a client sends to read them
  * and the metadata columns, as {@code BackendInputFile} and {@code ParquetObject} send them: the last
- * {@link FetchOptions#DEFAULT_TAIL_SIZE} bytes in one request, the rest of a longer footer in a second, page
- * indexes outside that tail in one more, and column chunks merged when at most 128 KiB apart (up to 16 MiB).
+ * {@link FetchOptions#DEFAULT_TAIL_SIZE} bytes (or a tail size the caller gives) in one request, the rest of a
+ * longer footer in a second, page indexes outside that tail in one more, and column chunks merged when at most 128 KiB apart (up to 16 MiB).
  *
  * <p>The page-index and footer sizes are estimates (Thrift structures whose size depends on statistics values this
  * model does not track), calibrated against files the layouts wrote; they decide only whether a footer or the page
