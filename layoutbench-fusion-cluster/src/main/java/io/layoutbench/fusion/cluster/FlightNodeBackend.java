@@ -29,12 +29,15 @@ import java.util.Spliterators;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.Phaser;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -61,6 +64,8 @@ import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.VarBinaryVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * An {@link ObjectBackend} whose objects live on a {@link StorageNodeServer}, reached over Arrow Flight at
@@ -69,31 +74,40 @@ import org.apache.arrow.vector.VectorSchemaRoot;
  * directories.
  *
  * <ul>
- *   <li><b>Every call runs on the backend's own I/O threads</b> ({@code layoutbench-flight-io-N}, at most
- *       {@link Options#ioThreads()}), never on the caller's: {@link #readRangeAsync} returns at once.
- *       {@link #close()} waits for the calls in progress.
- *   <li><b>Every call has a deadline</b>, {@link Options#callTimeout()} (5 s unless configured): a node that stopped
- *       answering fails the call then, as transient; a node that is down (connection refused) fails it at once.
- *       The deadline covers the whole transfer, so raise it for objects that take longer to move.
- *   <li><b>Retries</b>: reads, sizes, listings and deletes that fail transiently (node unavailable, deadline passed,
- *       throttled) are retried under {@link Options#retryPolicy()} with the api's {@link Retrier}: by default 3
- *       attempts, 20 ms to 200 ms apart, none started after the call timeout, so a node that is down costs a FAC
- *       read tens of milliseconds before it decodes around it. Puts are not retried: their bytes come from a stream
- *       read once.
+ *   <li><b>Reads, sizes, listings and deletes run on the backend's own I/O threads</b>
+ *       ({@code layoutbench-flight-io-N}, at most {@link Options#ioThreads()}): {@link #readRangeAsync} returns at
+ *       once. <b>Puts run on the caller's thread</b> (the SPI's puts are synchronous), so they never hold an I/O
+ *       thread that reads wait for; an interrupted put cancels its upload. {@link #close()} waits for the calls in
+ *       progress, puts included.
+ *   <li><b>Every call has a deadline</b>, {@link Options#callTimeout()} (5 s unless configured): a node that is down
+ *       (connection refused) fails the call at once; a host that went silent (crashed or cut off without a reset)
+ *       costs a call up to its deadline, which then fails as transient. Keepalive pings during calls (every 10 s,
+ *       5 s to answer) find such a connection dead so that later calls do not wait on it. The deadline covers the
+ *       whole transfer, so raise it for objects that take longer to move.
+ *   <li><b>Retries</b>: reads, sizes, listings and deletes that fail transiently (node unreachable, deadline passed,
+ *       backend throttled) are retried under {@link Options#retryPolicy()} with the api's {@link Retrier}: by
+ *       default 3 attempts with full jitter, 0 to 20 ms before the second and 0 to 40 ms before the third, none
+ *       started after the call timeout, so a node that is down costs a FAC read tens of milliseconds at most before
+ *       it decodes around it. Puts are not retried: their bytes come from a stream read once.
  *   <li><b>Reconnects</b>: gRPC keeps a connection that failed in a failure state, failing calls at once, until a
  *       backoff timer (1 s, growing to 2 min) runs out, so a node restarted meanwhile would go unused. After a call
- *       fails because the node could not be reached, the channel is sent idle ({@code ManagedChannel.enterIdle()}),
- *       so the next call connects afresh: to a node that is back, or failing at once on one that is still down.
+ *       fails because the node could not be reached, or ran over its deadline, the channel is sent idle
+ *       ({@code ManagedChannel.enterIdle()}), so the next call connects afresh: to a node that is back, or failing
+ *       at once on one that is still down.
  *   <li><b>Reads</b> arrive as record batches of at most 1 MiB, copied once into the returned buffer. One read
  *       returns at most {@value #MAX_READ_BYTES} bytes. A read of at most 1 MiB sees one version of an object that
  *       another writer replaces; see {@link StorageNodeServer} for longer ones.
- *   <li><b>Puts</b> stream the bytes in 1 MiB batches; the node writes the object only once all arrived, so a put
- *       that fails (the source ends early or fails, the node goes away) leaves no object, and an old one in place.
+ *   <li><b>Puts</b> stream the bytes in 1 MiB batches, each sent once gRPC can take it; the node writes the object
+ *       only once all arrived, so a put that fails before its last byte was sent (the source ends early or fails,
+ *       the caller is interrupted, the node refuses it) leaves no object, and an old one in place. After a deadline
+ *       or a connection lost once the last byte was sent, the outcome is unknown: the node may have stored it.
  *   <li><b>Errors</b> are the library's: {@code ObjectNotFoundException}, {@code RangeNotSatisfiableException},
- *       {@code TransientStorageException} (unreachable, timed out), {@code StorageException}, their messages
- *       naming the request ({@code GET flight://127.0.0.1:47001 blocks/a [0, 100)}) and the node's answer.
+ *       {@code TransientStorageException} (unreachable, timed out, throttled), {@code StorageException}, their
+ *       messages naming the request ({@code GET flight://127.0.0.1:47001 blocks/a [0, 100)}) and the node's answer.
+ *       Messages over 1 MiB and 64 KiB are refused, as permanent failures.
  *   <li><b>Metrics</b>: each attempt is a request of its kind ({@code RANGE_GET}, {@code GET}, {@code HEAD},
- *       {@code PUT}, {@code LIST} per page, {@code DELETE}), its first byte is timed when the node answers, and body
+ *       {@code PUT}, {@code LIST} per page, {@code DELETE}), its first byte is timed when the node answers (for a
+ *       read, when the schema arrives, before the first batch), and body
  *       bytes are counted as batches are consumed (received) or sent (puts).
  * </ul>
  *
@@ -112,6 +126,12 @@ public final class FlightNodeBackend implements ObjectBackend {
     public static final int MAX_READ_BYTES = Integer.MAX_VALUE - 8;
 
     private static final AtomicInteger THREAD_IDS = new AtomicInteger();
+    private static final Logger LOG = LoggerFactory.getLogger(FlightNodeBackend.class);
+    private static final long KEEPALIVE_SECONDS = 10;
+    private static final long KEEPALIVE_TIMEOUT_SECONDS = 5;
+    /** Longest pause between two looks at whether gRPC takes the next batch of a put. */
+    private static final long READY_POLL_MAX_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+    private static final long INTERRUPTED_WAIT_MILLIS = 2000;
 
     private final Shared shared;
     private final RequestMetrics metrics;
@@ -148,7 +168,8 @@ public final class FlightNodeBackend implements ObjectBackend {
         }
 
         /**
-         * {@value #DEFAULT_IO_THREADS} I/O threads; calls of 5 s; 3 attempts 20 to 200 ms apart, none starting
+         * {@value #DEFAULT_IO_THREADS} I/O threads; calls of 5 s; 3 attempts with exponential backoff and full jitter
+         * (base 20 ms, cap 200 ms: 0 to 20 ms before the second attempt, 0 to 40 ms before the third), none starting
          * after 5 s.
          */
         public static Options defaults() {
@@ -330,13 +351,16 @@ public final class FlightNodeBackend implements ObjectBackend {
 
     private ByteBuffer receive(FlightStream stream, RequestKind kind, NodeProtocol.ReadRequest request, String what,
             long start) {
-        boolean more = stream.next();
-        if (!stream.hasRoot()) {
+        // The schema is the node's first message: its answer starts there, before the first (1 MiB) batch.
+        VectorSchemaRoot schemaRoot = stream.getRoot();
+        if (schemaRoot == null) {
             throw new StorageException(what + ": the node ended the read without sending a schema");
         }
+        metrics.onFirstByte(kind, System.nanoTime() - start);
+        boolean more = stream.next();
         long length;
         try {
-            length = NodeProtocol.length(stream.getSchema());
+            length = NodeProtocol.length(schemaRoot.getSchema());
         } catch (IllegalArgumentException e) {
             throw new StorageException(what + ": not a storage node's answer: " + e.getMessage(), e);
         }
@@ -347,7 +371,6 @@ public final class FlightNodeBackend implements ObjectBackend {
             throw new StorageException(what + ": the object is " + length + " bytes, more than one read returns ("
                     + MAX_READ_BYTES + "); read it in ranges");
         }
-        metrics.onFirstByte(kind, System.nanoTime() - start);
         byte[] bytes = new byte[(int) length];
         int filled = 0;
         while (more) {
@@ -414,7 +437,10 @@ public final class FlightNodeBackend implements ObjectBackend {
 
     // ---- writes --------------------------------------------------------------------------------------------
 
-    /** Streams the bytes to the node, which stores them once all arrived. Not retried. */
+    /**
+     * Streams the bytes to the node, which stores them once all arrived; on the caller's thread. Not retried.
+     * Interrupting the caller cancels the upload (nothing is stored) and leaves the thread interrupted.
+     */
     @Override
     public void put(String key, InputStream data, long length) {
         ObjectKeys.check(key);
@@ -423,18 +449,20 @@ public final class FlightNodeBackend implements ObjectBackend {
             throw new IllegalArgumentException("Cannot store " + key + ": length must be >= 0, got " + length);
         }
         checkOpen();
-        String what = "PUT " + shared.uri + " " + key + " (" + length + " bytes)";
-        metrics.onRequestStarted(RequestKind.PUT);
+        if (shared.puts.register() < 0) {
+            throw new IllegalStateException("The flight node backend " + shared.uri + " is closed");
+        }
         try {
-            ObjectBackend.await(onIoThread(() -> {
+            String what = "PUT " + shared.uri + " " + key + " (" + length + " bytes)";
+            metrics.onRequestStarted(RequestKind.PUT);
+            try {
                 upload(key, data, length, what);
-                return null;
-            }).exceptionally(failure -> {
-                throw translate(Retrier.unwrap(failure), what, key, null);
-            }));
-        } catch (RuntimeException e) {
-            metrics.onRequestFailed(RequestKind.PUT);
-            throw e;
+            } catch (RuntimeException e) {
+                metrics.onRequestFailed(RequestKind.PUT);
+                throw translate(e, what, key, null);
+            }
+        } finally {
+            shared.puts.arriveAndDeregister();
         }
     }
 
@@ -463,6 +491,9 @@ public final class FlightNodeBackend implements ObjectBackend {
                         throw new StorageException(what + ": the stream ended after " + sent + " of the " + length
                                 + " bytes promised");
                     }
+                    if (!awaitReady(upload, answer, what, sent)) {
+                        break;   // the call ended; its answer says why
+                    }
                     vector.setSafe(0, chunk, 0, read);
                     vector.setValueCount(1);
                     root.setRowCount(1);
@@ -473,13 +504,41 @@ public final class FlightNodeBackend implements ObjectBackend {
                 sentAll = true;
             } finally {
                 if (!sentAll) {
-                    // Cancelled, the call ends without the node's storing anything.
+                    // Cancelled before the last byte, the call ends without the node's storing anything.
                     upload.error(CallStatus.CANCELLED.withDescription("the client gave up on the put of " + key)
                             .toRuntimeException());
                 }
             }
             upload.completed();
             upload.getResult();   // the node's answer: it stored the object, or why not
+        }
+    }
+
+    /**
+     * Waits until gRPC takes the next batch, so that {@code putNext()} does not spin in Flight's own wait (Flight 19
+     * busy-waits there, and its put listener cannot take an on-ready handler once the call started): looks again
+     * after pauses growing from 10 µs to 1 ms. False if the call ended meanwhile (failed, cancelled, past its
+     * deadline).
+     *
+     * @throws StorageException if the caller is interrupted, the interrupt flag restored (the caller cancels)
+     */
+    private static boolean awaitReady(FlightClient.ClientStreamListener upload, SyncPutListener answer, String what,
+            long sent) {
+        long pause = TimeUnit.MICROSECONDS.toNanos(10);
+        while (true) {
+            if (Thread.interrupted()) {
+                Thread.currentThread().interrupt();
+                throw new StorageException(what + ": interrupted with " + sent + " bytes sent; the put was"
+                        + " cancelled and stored nothing");
+            }
+            if (answer.isCancelled()) {
+                return false;
+            }
+            if (upload.isReady()) {
+                return true;
+            }
+            LockSupport.parkNanos(pause);
+            pause = Math.min(pause * 2, READY_POLL_MAX_NANOS);
         }
     }
 
@@ -534,9 +593,13 @@ public final class FlightNodeBackend implements ObjectBackend {
 
     private StorageException translate(Throwable failure, String what, String key, ByteRange range) {
         if (failure instanceof FlightRuntimeException flight) {
-            if (flight.status().code() == FlightStatusCode.UNAVAILABLE
-                    && shared.channel.getState(false) == ConnectivityState.TRANSIENT_FAILURE) {
-                shared.channel.enterIdle();   // the next call connects afresh (see the class comment)
+            FlightStatusCode code = flight.status().code();
+            if ((code == FlightStatusCode.UNAVAILABLE
+                    && shared.channel.getState(false) == ConnectivityState.TRANSIENT_FAILURE)
+                    || code == FlightStatusCode.TIMED_OUT) {
+                // The next call connects afresh (see the class comment): after a deadline the connection may be
+                // to a host that went silent, which gRPC would go on using until keepalive finds it dead.
+                shared.channel.enterIdle();
             }
             return NodeErrors.fromFlight(flight, what, key, range, shared.options.callTimeout());
         }
@@ -561,10 +624,12 @@ public final class FlightNodeBackend implements ObjectBackend {
     }
 
     /**
-     * Waits for the calls in progress (each ends by its deadline), then closes the connection and releases the
-     * Arrow memory; later calls fail, views' too. Views do nothing.
+     * Waits for the calls in progress, puts included (each ends by its deadline), then closes the connection and
+     * releases the Arrow memory; later calls fail, views' too. Calls still running after the wait are cancelled
+     * (the connection is shut down, the I/O threads interrupted) and waited for again; if some still run, that is
+     * logged and the memory they may hold is left to them. Views do nothing.
      *
-     * @throws IllegalStateException if Arrow memory is still held once the calls are done (a leak)
+     * @throws IllegalStateException if Arrow memory is still held once every call is done (a leak)
      */
     @Override
     public void close() {
@@ -613,6 +678,8 @@ public final class FlightNodeBackend implements ObjectBackend {
         final ScheduledThreadPoolExecutor scheduler;
         final Retrier retrier;
         final AtomicBoolean closed = new AtomicBoolean();
+        /** The puts in progress, each a party, plus one for the backend until it closes. */
+        final Phaser puts = new Phaser(1);
 
         Shared(URI uri, Options options) {
             this.uri = uri;
@@ -621,7 +688,12 @@ public final class FlightNodeBackend implements ObjectBackend {
             String host = uri.getHost().startsWith("[") ? uri.getHost().substring(1, uri.getHost().length() - 1)
                     : uri.getHost();
             // A channel of our own rather than FlightClient.builder's: enterIdle() must be callable on it.
-            this.channel = ManagedChannelBuilder.forAddress(host, uri.getPort()).usePlaintext().build();
+            this.channel = ManagedChannelBuilder.forAddress(host, uri.getPort()).usePlaintext()
+                    .keepAliveTime(KEEPALIVE_SECONDS, TimeUnit.SECONDS)
+                    .keepAliveTimeout(KEEPALIVE_TIMEOUT_SECONDS, TimeUnit.SECONDS)
+                    .keepAliveWithoutCalls(false)
+                    .maxInboundMessageSize(NodeProtocol.MAX_MESSAGE_BYTES)
+                    .build();
             this.client = FlightGrpcUtils.createFlightClient(allocator, channel);
             this.executor = new ThreadPoolExecutor(options.ioThreads(), options.ioThreads(), 30, TimeUnit.SECONDS,
                     new LinkedBlockingQueue<>(), task -> daemon(task, "layoutbench-flight-io-"));
@@ -638,15 +710,24 @@ public final class FlightNodeBackend implements ObjectBackend {
 
         /**
          * Lets the retries waiting run (they fail at once: the I/O threads take no more calls), waits for the calls
-         * in progress, then closes the client and the allocator.
+         * in progress and the puts; if some are still running then, shuts the connection down (cancelling them),
+         * interrupts the I/O threads and waits again; then closes the client and the allocator, the latter only
+         * reporting a leak when every call ended.
          */
         void close() {
             scheduler.shutdown();
             executor.shutdown();
             long waitMillis = options.callTimeout().toMillis() + options.retryPolicy().maxDelay().toMillis() + 1000;
+            boolean drained = false;
+            int phase = puts.arriveAndDeregister();   // the backend's own party: the last put ends the phaser
             try {
-                executor.awaitTermination(waitMillis, TimeUnit.MILLISECONDS);
-                scheduler.awaitTermination(waitMillis, TimeUnit.MILLISECONDS);
+                drained = awaitCalls(phase, waitMillis);
+                if (!drained) {
+                    channel.shutdownNow();   // cancels the calls still running, puts included
+                    executor.shutdownNow();
+                    scheduler.shutdownNow();
+                    drained = awaitCalls(phase, INTERRUPTED_WAIT_MILLIS);
+                }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
@@ -657,12 +738,42 @@ public final class FlightNodeBackend implements ObjectBackend {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             } finally {
-                try {
-                    allocator.close();
-                } catch (IllegalStateException e) {
+                closeAllocator(drained);
+            }
+        }
+
+        /**
+         * Waits up to {@code millis} for the I/O threads, the retry timer and the puts (the phaser's {@code phase}
+         * advances, ending it, when the last put deregisters); true if all ended.
+         */
+        private boolean awaitCalls(int phase, long millis) throws InterruptedException {
+            long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
+            if (!executor.awaitTermination(millis, TimeUnit.MILLISECONDS)
+                    || !scheduler.awaitTermination(remaining(deadline), TimeUnit.NANOSECONDS)) {
+                return false;
+            }
+            try {
+                puts.awaitAdvanceInterruptibly(phase, remaining(deadline), TimeUnit.NANOSECONDS);
+                return true;
+            } catch (TimeoutException e) {
+                return false;
+            }
+        }
+
+        private static long remaining(long deadline) {
+            return Math.max(0, deadline - System.nanoTime());
+        }
+
+        private void closeAllocator(boolean drained) {
+            try {
+                allocator.close();
+            } catch (IllegalStateException e) {
+                if (drained) {
                     throw new IllegalStateException("The flight node backend " + uri + " still holds Arrow memory"
-                            + " after closing: " + e.getMessage(), e);
+                            + " after every call ended: " + e.getMessage(), e);
                 }
+                LOG.warn("The flight node backend {}: calls still running after it closed (cancelled, they did not"
+                        + " end); the Arrow memory they hold is left to them: {}", uri, e.getMessage());
             }
         }
 

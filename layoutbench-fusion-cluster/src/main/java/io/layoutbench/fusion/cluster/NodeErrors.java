@@ -23,14 +23,16 @@ import org.apache.arrow.flight.FlightRuntimeException;
  *   <tr><td>{@link RangeNotSatisfiableException}</td><td>INVALID_ARGUMENT with the object's size in the metadata
  *       {@value NodeProtocol#OBJECT_SIZE}</td><td>{@link RangeNotSatisfiableException}</td></tr>
  *   <tr><td>{@link AccessDeniedException}</td><td>UNAUTHORIZED</td><td>{@link AccessDeniedException}</td></tr>
- *   <tr><td>{@link TransientStorageException}, a closed backend</td><td>UNAVAILABLE (RESOURCE_EXHAUSTED when
- *       throttled)</td><td>{@link TransientStorageException}</td></tr>
+ *   <tr><td>{@link TransientStorageException}</td><td>UNAVAILABLE (RESOURCE_EXHAUSTED with the metadata
+ *       {@value NodeProtocol#THROTTLED} when throttled)</td><td>{@link TransientStorageException}</td></tr>
  *   <tr><td>a bad argument</td><td>INVALID_ARGUMENT</td><td>{@link StorageException}</td></tr>
- *   <tr><td>anything else</td><td>INTERNAL</td><td>{@link StorageException}</td></tr>
+ *   <tr><td>anything else, an {@link IllegalStateException} too (a bug, or a backend closed under the node)</td>
+ *       <td>INTERNAL</td><td>{@link StorageException}</td></tr>
  * </table>
  * The description is the node's message, which names the key and the node's own backend; the client puts the
  * request (operation, node URI, key, range) before it. A node that cannot be reached (UNAVAILABLE), a call over its
- * deadline (TIMED_OUT) and a cancelled call are transient at the client.
+ * deadline (TIMED_OUT), a cancelled call and a throttled backend are transient at the client. A RESOURCE_EXHAUSTED
+ * without the throttled mark is gRPC refusing a message over its size limit: permanent, as a retry would fail alike.
  */
 final class NodeErrors {
 
@@ -54,13 +56,19 @@ final class NodeErrors {
         } else if (cause instanceof AccessDeniedException) {
             status = CallStatus.UNAUTHORIZED;
         } else if (cause instanceof TransientStorageException transientError) {
-            status = transientError.isThrottled() ? CallStatus.RESOURCE_EXHAUSTED : CallStatus.UNAVAILABLE;
+            if (transientError.isThrottled()) {
+                ErrorFlightMetadata metadata = new ErrorFlightMetadata();
+                metadata.insert(NodeProtocol.THROTTLED, "1");
+                status = CallStatus.RESOURCE_EXHAUSTED.withMetadata(metadata);
+            } else {
+                ErrorFlightMetadata metadata = new ErrorFlightMetadata();
+                metadata.insert(NodeProtocol.BACKEND_FAULT, "1");
+                status = CallStatus.UNAVAILABLE.withMetadata(metadata);
+            }
         } else if (cause instanceof IllegalArgumentException) {
             status = CallStatus.INVALID_ARGUMENT;
-        } else if (cause instanceof IllegalStateException) {
-            status = CallStatus.UNAVAILABLE;   // the node's backend is closed: the node is shutting down
-        } else if (cause instanceof StorageException) {
-            status = CallStatus.INTERNAL;
+        } else if (cause instanceof StorageException || cause instanceof IllegalStateException) {
+            status = CallStatus.INTERNAL;   // a closed backend too: the node closes it only once its calls ended
         } else {
             status = CallStatus.INTERNAL;
             message = cause.toString();
@@ -85,12 +93,15 @@ final class NodeErrors {
             case NOT_FOUND:
                 return new ObjectNotFoundException(message, error);
             case INVALID_ARGUMENT: {
-                String size = status.metadata() == null ? null : status.metadata().get(NodeProtocol.OBJECT_SIZE);
+                String size = status.metadata() == null || !status.metadata().containsKey(NodeProtocol.OBJECT_SIZE)
+                        ? null : status.metadata().get(NodeProtocol.OBJECT_SIZE);
                 if (size != null && range != null) {
                     try {
+                        // The message is the library's for every backend (its contract test says so); the cause
+                        // names the node and the request.
                         RangeNotSatisfiableException pastEnd = new RangeNotSatisfiableException(key, range,
                                 Long.parseLong(size));
-                        pastEnd.initCause(error);
+                        pastEnd.initCause(new StorageException(message, error));
                         return pastEnd;
                     } catch (NumberFormatException e) {
                         return new StorageException(message + " (and the object size it sent, '" + size
@@ -103,16 +114,31 @@ final class NodeErrors {
             case UNAUTHENTICATED:
                 return new AccessDeniedException(message, error);
             case UNAVAILABLE:
-                return new TransientStorageException(what + ": the node is unavailable (" + why + ")", error, false);
+                return new TransientStorageException(what + ": " + unavailable(status, why), error, false);
             case TIMED_OUT:
                 return new TransientStorageException(what + ": no answer within the deadline of " + timeout.toMillis()
                         + " ms (" + why + ")", error, false);
             case RESOURCE_EXHAUSTED:
-                return new TransientStorageException(message, error, true);
+                if (status.metadata() != null && status.metadata().containsKey(NodeProtocol.THROTTLED)) {
+                    return new TransientStorageException(what + ": the node's backend is throttled: " + why, error,
+                            true);
+                }
+                return new StorageException(what + ": a message over the size limit of "
+                        + NodeProtocol.MAX_MESSAGE_BYTES + " bytes, not retried (" + why + ")", error);
             case CANCELLED:
                 return new TransientStorageException(message, error, false);
             default:
                 return new StorageException(message, error);
         }
+    }
+
+    /**
+     * What an UNAVAILABLE means: the node's backend failed transiently (the node answered, marking it
+     * {@value NodeProtocol#BACKEND_FAULT}), or the node could not be reached or is stopping.
+     */
+    private static String unavailable(CallStatus status, String why) {
+        boolean fromBackend = status.metadata() != null && status.metadata().containsKey(NodeProtocol.BACKEND_FAULT);
+        return fromBackend ? "the node's backend failed transiently: " + why
+                : "the node could not be reached or is stopping (" + why + ")";
     }
 }

@@ -7,13 +7,17 @@ import io.layoutbench.api.backend.RangeNotSatisfiableException;
 import io.layoutbench.api.backend.TransientStorageException;
 
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.Semaphore;
+import java.util.function.Predicate;
 import java.util.stream.Stream;
 
 import org.apache.arrow.flight.Action;
@@ -51,16 +55,24 @@ final class NodeProducer extends NoOpFlightProducer {
     private final BufferAllocator allocator;
     private final ExecutorService streams;
     private final long memorySpoolLimit;
+    private final Semaphore memorySpoolBudget;
     private final Path spoolDirectory;
+    private final int listPageSize;
     private final String name;
 
+    /**
+     * @param memorySpoolBudget bytes all puts in progress may spool in memory together, one permit a byte
+     * @param listPageSize      most keys a list page holds, at most {@value NodeProtocol#LIST_PAGE_SIZE}
+     */
     NodeProducer(ObjectBackend backend, BufferAllocator allocator, ExecutorService streams, long memorySpoolLimit,
-            Path spoolDirectory, String name) {
+            Semaphore memorySpoolBudget, Path spoolDirectory, int listPageSize, String name) {
         this.backend = backend;
         this.allocator = allocator;
         this.streams = streams;
         this.memorySpoolLimit = memorySpoolLimit;
+        this.memorySpoolBudget = memorySpoolBudget;
         this.spoolDirectory = spoolDirectory;
+        this.listPageSize = listPageSize;
         this.name = name;
     }
 
@@ -213,7 +225,8 @@ final class NodeProducer extends NoOpFlightProducer {
                 }
                 NodeProtocol.PutRequest request = NodeProtocol.decodePut(descriptor.getCommand());
                 key = request.key();
-                try (PutSpool spool = PutSpool.create(key, request.length(), memorySpoolLimit, spoolDirectory)) {
+                try (PutSpool spool = PutSpool.create(key, request.length(), memorySpoolLimit, memorySpoolBudget,
+                        spoolDirectory)) {
                     receive(flightStream, more, spool);
                     spool.storeIn(backend);
                 }
@@ -267,24 +280,50 @@ final class NodeProducer extends NoOpFlightProducer {
 
     /**
      * One page of the listing: the backend's listing of the prefix, from the start, past the previous page's last
-     * key (an {@link ObjectBackend} lists from the start of a prefix only).
+     * key (an {@link ObjectBackend} lists from the start of a prefix only). "Past" is in the backend's own order,
+     * whatever it is (the local backends order keys as {@link String#compareTo} does, UTF-16; S3 by UTF-8 bytes,
+     * which differ for U+E000 to U+FFFF against supplementary characters): the page starts after that key's entry.
+     * Only if the key was deleted meanwhile are keys compared, by UTF-8 bytes, unsigned.
      */
     private NodeProtocol.ListPage page(NodeProtocol.ListRequest request) {
+        String startAfter = request.startAfter();
+        if (startAfter != null) {
+            NodeProtocol.ListPage afterEntry = page(request.prefix(), null, startAfter);
+            if (afterEntry != null) {
+                return afterEntry;
+            }
+            byte[] after = startAfter.getBytes(StandardCharsets.UTF_8);
+            return page(request.prefix(),
+                    info -> Arrays.compareUnsigned(info.key().getBytes(StandardCharsets.UTF_8), after) > 0, null);
+        }
+        return page(request.prefix(), info -> true, null);
+    }
+
+    /**
+     * The first page of the objects under {@code prefix} that {@code past} accepts, or (when {@code afterKey} is
+     * given) that follow the entry of {@code afterKey}; null if there is no such entry.
+     */
+    private NodeProtocol.ListPage page(String prefix, Predicate<ObjectInfo> past, String afterKey) {
         List<ObjectInfo> objects = new ArrayList<>();
-        try (Stream<ObjectInfo> listed = backend.list(request.prefix())) {
+        boolean started = afterKey == null;
+        try (Stream<ObjectInfo> listed = backend.list(prefix)) {
             Iterator<ObjectInfo> all = listed.iterator();
             while (all.hasNext()) {
                 ObjectInfo info = all.next();
-                if (request.startAfter() != null && info.key().compareTo(request.startAfter()) <= 0) {
+                if (!started) {
+                    started = info.key().equals(afterKey);
                     continue;
                 }
-                if (objects.size() == NodeProtocol.LIST_PAGE_SIZE) {
+                if (past != null && !past.test(info)) {
+                    continue;
+                }
+                if (objects.size() == listPageSize) {
                     return new NodeProtocol.ListPage(objects, true);
                 }
                 objects.add(info);
             }
         }
-        return new NodeProtocol.ListPage(objects, false);
+        return started ? new NodeProtocol.ListPage(objects, false) : null;
     }
 
     @Override

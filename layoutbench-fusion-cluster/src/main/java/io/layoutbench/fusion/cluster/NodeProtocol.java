@@ -38,6 +38,17 @@ final class NodeProtocol {
     static final int CHUNK_BYTES = 1 << 20;
     /** The most objects in one page of a listing. */
     static final int LIST_PAGE_SIZE = 1000;
+    /** The largest encoded list page: {@value #LIST_PAGE_SIZE} keys of at most 1,024 bytes, with their sizes. */
+    static final int MAX_PAGE_BYTES = 1 + 1 + 4 + LIST_PAGE_SIZE * (4 + 1024 + 8);
+    /**
+     * The largest gRPC message either side accepts: a batch of {@value #CHUNK_BYTES} bytes or a whole list page,
+     * with 64 KiB for the IPC framing, the descriptor and the metadata.
+     */
+    static final int MAX_MESSAGE_BYTES = Math.max(CHUNK_BYTES, MAX_PAGE_BYTES) + (64 << 10);
+    /** Error metadata of a RESOURCE_EXHAUSTED that the node's backend was throttled (not a message too large). */
+    static final String THROTTLED = "layoutbench-throttled";
+    /** Error metadata of an UNAVAILABLE that the node's backend failed transiently (the node itself answered). */
+    static final String BACKEND_FAULT = "layoutbench-backend-fault";
     /** Schema metadata of a read: how many bytes the batches hold in all. */
     static final String LENGTH = "layoutbench.length";
     /** Error metadata of a range past the end: the object's size. */

@@ -10,13 +10,24 @@ import io.layoutbench.backend.file.FileBackend;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URISyntaxException;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+import io.grpc.ServerBuilder;
 
 import org.apache.arrow.flight.FlightServer;
 import org.apache.arrow.flight.Location;
@@ -36,9 +47,12 @@ import org.slf4j.LoggerFactory;
  *       1 MiB reads of the backend, the next read while one is sent, so the node never holds a whole large object.
  *       If another writer replaces the object during such a read, the read fails as transient (or, when the sizes
  *       match, may return parts of both versions: the FAC store never replaces a block with different bytes);
- *   <li><b>puts</b> (DoPut): the bytes are spooled, in memory up to {@link Options#memorySpoolLimit()} and in a
- *       temporary file in {@link Options#spoolDirectory()} beyond, and written to the backend only once the client
- *       ended its stream with every byte it announced. A client that fails or disconnects midway leaves nothing;
+ *   <li><b>puts</b> (DoPut): the bytes are spooled, in memory up to {@link Options#memorySpoolLimit()} a put and
+ *       {@link Options#memorySpoolBudget()} for all puts in progress together, else in a temporary file in a
+ *       directory of this server's own under {@link Options#spoolDirectory()} (files a crashed node left there are
+ *       deleted when a node starts), and written to the backend only once the client ended its stream with every
+ *       byte it announced. A client that fails or disconnects before its last byte leaves nothing. Messages over
+ *       1 MiB and 64 KiB are refused;
  *   <li><b>size, list and delete</b> (DoAction), a listing in pages of 1,000 keys. Each page lists the prefix on the
  *       backend from its start (the {@link ObjectBackend} SPI has no "start after"), so listing n keys reads n²/1000
  *       entries on the node: fine for thousands of keys.
@@ -47,8 +61,9 @@ import org.slf4j.LoggerFactory;
  * INVALID_ARGUMENT with the object's size for a range past the end, UNAVAILABLE for transient faults), which
  * {@link FlightNodeBackend} turns back into the library's exceptions.
  *
- * <p>{@link #close()} stops the server (calls in progress get up to 3 seconds), its threads, and releases its Arrow
- * memory; it closes the backend only if the server opened it ({@link #open}). Thread-safe.
+ * <p>{@link #close()} refuses new calls and gives calls in progress up to 3 seconds before cancelling them, then waits
+ * for the node's threads (up to 5 seconds more, then interrupting them), releases its Arrow memory, and closes the
+ * backend if the server opened it ({@link #open}). Thread-safe.
  *
  * <pre>{@code
  * try (StorageNodeServer node = StorageNodeServer.open(Path.of("/data/node-3"),
@@ -66,13 +81,21 @@ public final class StorageNodeServer implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(StorageNodeServer.class);
     private static final AtomicInteger THREAD_IDS = new AtomicInteger();
+    private static final AtomicInteger SPOOL_IDS = new AtomicInteger();
+    private static final long KEEPALIVE_PERMIT_SECONDS = 5;
     private static final long CALLS_DRAIN_SECONDS = 5;
+    private static final long CALLS_INTERRUPTED_SECONDS = 2;
+    /** Spool directories of servers: {@code layoutbench-node-spool-<pid>-<n>}. */
+    private static final String SPOOL_PREFIX = "layoutbench-node-spool-";
+    private static final Pattern SPOOL_NAME = Pattern.compile(Pattern.quote(SPOOL_PREFIX) + "(\\d+)-\\d+");
 
     private final ObjectBackend backend;
     private final boolean ownsBackend;
     private final BufferAllocator allocator;
     /** The threads of gRPC's calls, puts and streamed reads: owned here, so that close can wait for them. */
     private final ExecutorService calls;
+    /** This server's own spool directory, deleted on close. */
+    private final Path spool;
     private final FlightServer server;
     private final URI uri;
     private final AtomicBoolean closed = new AtomicBoolean();
@@ -89,12 +112,16 @@ public final class StorageNodeServer implements AutoCloseable {
      * @param port             the port to bind, 0 for any free one ({@link StorageNodeServer#port()} tells which)
      * @param spoolDirectory   where puts larger than {@code memorySpoolLimit} are spooled until complete
      * @param memorySpoolLimit puts of at most this many bytes are spooled in memory; 0 to 256 MiB
+     * @param memorySpoolBudget the most bytes all puts in progress hold in memory together (announced lengths);
+     *                          a put that does not fit is spooled in a file; 0 to 2 GiB - 1
      */
-    public record Options(String host, int port, Path spoolDirectory, long memorySpoolLimit) {
+    public record Options(String host, int port, Path spoolDirectory, long memorySpoolLimit, long memorySpoolBudget) {
         /** Puts up to this size are spooled in memory unless configured otherwise: 8 MiB. */
         public static final long DEFAULT_MEMORY_SPOOL_LIMIT = 8L << 20;
         /** The largest memory spool limit. */
         public static final long MAX_MEMORY_SPOOL_LIMIT = 256L << 20;
+        /** The bytes all puts spool in memory together unless configured otherwise: 64 MiB. */
+        public static final long DEFAULT_MEMORY_SPOOL_BUDGET = 64L << 20;
 
         public Options {
             requireNonNull(host, "host is null");
@@ -109,36 +136,45 @@ public final class StorageNodeServer implements AutoCloseable {
                 throw new IllegalArgumentException("A storage node's memory spool limit must be 0 to "
                         + MAX_MEMORY_SPOOL_LIMIT + " bytes, got " + memorySpoolLimit);
             }
+            if (memorySpoolBudget < 0 || memorySpoolBudget > Integer.MAX_VALUE) {
+                throw new IllegalArgumentException("A storage node's memory spool budget must be 0 to "
+                        + Integer.MAX_VALUE + " bytes, got " + memorySpoolBudget);
+            }
         }
 
-        /** 127.0.0.1, any free port, spooling in {@code java.io.tmpdir} beyond 8 MiB. */
+        /** 127.0.0.1, any free port, spooling in {@code java.io.tmpdir} beyond 8 MiB a put or 64 MiB in all. */
         public static Options defaults() {
             return new Options("127.0.0.1", 0, Path.of(System.getProperty("java.io.tmpdir")),
-                    DEFAULT_MEMORY_SPOOL_LIMIT);
+                    DEFAULT_MEMORY_SPOOL_LIMIT, DEFAULT_MEMORY_SPOOL_BUDGET);
         }
 
         /** These options binding {@code host}. */
         public Options withHost(String host) {
-            return new Options(host, port, spoolDirectory, memorySpoolLimit);
+            return new Options(host, port, spoolDirectory, memorySpoolLimit, memorySpoolBudget);
         }
 
         /** These options binding {@code port} (0: any free port). */
         public Options withPort(int port) {
-            return new Options(host, port, spoolDirectory, memorySpoolLimit);
+            return new Options(host, port, spoolDirectory, memorySpoolLimit, memorySpoolBudget);
         }
 
         /** These options spooling large puts in {@code spoolDirectory}. */
         public Options withSpoolDirectory(Path spoolDirectory) {
-            return new Options(host, port, spoolDirectory, memorySpoolLimit);
+            return new Options(host, port, spoolDirectory, memorySpoolLimit, memorySpoolBudget);
         }
 
         /** These options spooling puts of up to {@code memorySpoolLimit} bytes in memory. */
         public Options withMemorySpoolLimit(long memorySpoolLimit) {
-            return new Options(host, port, spoolDirectory, memorySpoolLimit);
+            return new Options(host, port, spoolDirectory, memorySpoolLimit, memorySpoolBudget);
+        }
+
+        /** These options spooling at most {@code memorySpoolBudget} bytes of all puts in progress in memory. */
+        public Options withMemorySpoolBudget(long memorySpoolBudget) {
+            return new Options(host, port, spoolDirectory, memorySpoolLimit, memorySpoolBudget);
         }
     }
 
-    private StorageNodeServer(ObjectBackend backend, boolean ownsBackend, Options options) {
+    private StorageNodeServer(ObjectBackend backend, boolean ownsBackend, Options options, int listPageSize) {
         this.backend = backend;
         this.ownsBackend = ownsBackend;
         this.allocator = new RootAllocator();
@@ -149,21 +185,77 @@ public final class StorageNodeServer implements AutoCloseable {
         });
         Location location = Location.forGrpcInsecure(options.host(), options.port());
         FlightServer started = null;
+        Path ownSpool = null;
         try {
             Files.createDirectories(options.spoolDirectory());
+            sweepStaleSpools(options.spoolDirectory());
+            ownSpool = Files.createDirectory(options.spoolDirectory().resolve(SPOOL_PREFIX
+                    + ProcessHandle.current().pid() + "-" + SPOOL_IDS.incrementAndGet()));
             NodeProducer producer = new NodeProducer(backend, allocator, calls, options.memorySpoolLimit(),
-                    options.spoolDirectory(), "the storage node serving " + backend.uri());
-            started = FlightServer.builder(allocator, location, producer).executor(calls).build().start();
+                    new Semaphore((int) options.memorySpoolBudget()), ownSpool, listPageSize,
+                    "the storage node serving " + backend.uri());
+            Consumer<ServerBuilder<?>> grpc = builder -> builder
+                    // FlightNodeBackend pings every 10 s during calls; gRPC's default would allow one ping in
+                    // 5 minutes and close the connection of a client pinging more often.
+                    .permitKeepAliveTime(KEEPALIVE_PERMIT_SECONDS, TimeUnit.SECONDS)
+                    .permitKeepAliveWithoutCalls(false);
+            started = FlightServer.builder(allocator, location, producer).executor(calls)
+                    .maxInboundMessageSize(NodeProtocol.MAX_MESSAGE_BYTES)
+                    .transportHint("grpc.builderConsumer", grpc).build().start();
             this.server = started;
+            this.spool = ownSpool;
             this.uri = new URI(SCHEME, null, options.host(), server.getPort(), null, null, null);
         } catch (IOException | URISyntaxException | RuntimeException e) {
             closeServer(started);
             calls.shutdownNow();
             allocator.close();
+            deleteSpool(ownSpool);
             throw new StorageException("Cannot start a storage node on " + options.host() + ":" + options.port()
                     + " serving " + backend.uri() + ": " + e.getMessage(), e);
         }
-        LOG.info("Storage node {} serving {}", uri, backend.uri());
+        LOG.info("Storage node {} serving {}, spooling in {}", uri, backend.uri(), spool);
+    }
+
+    /**
+     * Deletes the spool directories (and the put files in them) of nodes whose process is gone: a node that crashed
+     * left them. Those of live processes, this one's included, are left alone.
+     */
+    private static void sweepStaleSpools(Path directory) throws IOException {
+        List<Path> stale = new ArrayList<>();
+        long self = ProcessHandle.current().pid();
+        try (DirectoryStream<Path> entries = Files.newDirectoryStream(directory, SPOOL_PREFIX + "*")) {
+            for (Path entry : entries) {
+                Matcher name = SPOOL_NAME.matcher(entry.getFileName().toString());
+                if (name.matches() && Files.isDirectory(entry)) {
+                    long pid = Long.parseLong(name.group(1));
+                    if (pid != self && ProcessHandle.of(pid).map(p -> !p.isAlive()).orElse(true)) {
+                        stale.add(entry);
+                    }
+                }
+            }
+        }
+        for (Path dir : stale) {
+            LOG.info("Deleting the spool directory {} of a node whose process is gone", dir);
+            deleteSpool(dir);
+        }
+    }
+
+    /** Deletes a spool directory and the files in it; what cannot be deleted is logged. */
+    private static void deleteSpool(Path dir) {
+        if (dir == null) {
+            return;
+        }
+        try (Stream<Path> files = Files.list(dir)) {
+            for (Path file : (Iterable<Path>) files::iterator) {
+                Files.deleteIfExists(file);
+            }
+            Files.deleteIfExists(dir);
+        } catch (NoSuchFileException e) {
+            LOG.debug("The spool directory {} is already gone", dir);
+        } catch (IOException e) {
+            LOG.warn("Cannot delete the spool directory {}; it holds no object and may be removed: {}", dir,
+                    e.toString());
+        }
     }
 
     /**
@@ -173,8 +265,17 @@ public final class StorageNodeServer implements AutoCloseable {
      * @throws StorageException if the server cannot bind its address
      */
     public static StorageNodeServer start(ObjectBackend backend, Options options) {
+        return start(backend, options, NodeProtocol.LIST_PAGE_SIZE);
+    }
+
+    /** {@link #start(ObjectBackend, Options)} answering list pages of at most {@code listPageSize} keys (tests). */
+    static StorageNodeServer start(ObjectBackend backend, Options options, int listPageSize) {
+        if (listPageSize < 1 || listPageSize > NodeProtocol.LIST_PAGE_SIZE) {
+            throw new IllegalArgumentException("A list page holds 1 to " + NodeProtocol.LIST_PAGE_SIZE
+                    + " keys, got " + listPageSize);
+        }
         return new StorageNodeServer(requireNonNull(backend, "backend is null"), false,
-                requireNonNull(options, "options is null"));
+                requireNonNull(options, "options is null"), listPageSize);
     }
 
     /** {@link #start(ObjectBackend, Options)} on {@code host} and {@code port}. */
@@ -194,7 +295,8 @@ public final class StorageNodeServer implements AutoCloseable {
 
     private static StorageNodeServer serveOwned(ObjectBackend backend, Options options) {
         try {
-            return new StorageNodeServer(backend, true, requireNonNull(options, "options is null"));
+            return new StorageNodeServer(backend, true, requireNonNull(options, "options is null"),
+                    NodeProtocol.LIST_PAGE_SIZE);
         } catch (RuntimeException e) {
             backend.close();
             throw e;
@@ -226,40 +328,66 @@ public final class StorageNodeServer implements AutoCloseable {
         return allocator;
     }
 
+    /** This server's own spool directory, under {@link Options#spoolDirectory()}; gone once closed. */
+    Path spoolDirectory() {
+        return spool;
+    }
+
     /**
-     * Stops serving: refuses new calls, gives calls in progress up to 3 seconds before cancelling them, stops the
-     * read threads and releases the server's Arrow memory; then closes the backend if the server opened it. Once,
-     * however often it is called.
+     * Stops serving: refuses new calls, gives calls in progress up to 3 seconds before cancelling them, waits up to
+     * 5 seconds for the node's threads to end, then interrupts them and waits up to 2 more; then releases the
+     * server's Arrow memory, deletes its spool directory and closes the backend if the server opened it. Threads
+     * still running after all that (a backend call that ignores interrupts) are logged, and the memory they may hold
+     * is left to them rather than reported as a leak. Once, however often it is called.
      *
-     * @throws IllegalStateException if Arrow memory is still held once the calls are gone (a leak)
+     * @throws IllegalStateException if Arrow memory is still held once every call is gone (a leak)
      */
     @Override
     public void close() {
         if (!closed.compareAndSet(false, true)) {
             return;
         }
+        boolean drained = false;
         try {
             closeServer(server);
             calls.shutdown();
-            if (!calls.awaitTermination(CALLS_DRAIN_SECONDS, TimeUnit.SECONDS)) {
-                LOG.warn("Storage node {}: calls still running {} s after the server stopped", uri,
-                        CALLS_DRAIN_SECONDS);
+            drained = calls.awaitTermination(CALLS_DRAIN_SECONDS, TimeUnit.SECONDS);
+            if (!drained) {
+                calls.shutdownNow();
+                drained = calls.awaitTermination(CALLS_INTERRUPTED_SECONDS, TimeUnit.SECONDS);
             }
         } catch (InterruptedException e) {
+            calls.shutdownNow();
             Thread.currentThread().interrupt();
         } finally {
             try {
-                allocator.close();
-            } catch (IllegalStateException e) {
-                throw new IllegalStateException("Storage node " + uri + " still holds Arrow memory after stopping: "
-                        + e.getMessage(), e);
+                closeAllocator(drained);
             } finally {
+                deleteSpool(spool);
                 if (ownsBackend) {
+                    if (!drained) {
+                        LOG.warn("Storage node {}: closing its backend {} under calls still running", uri,
+                                backend.uri());
+                    }
                     backend.close();
                 }
             }
         }
         LOG.info("Storage node {} stopped", uri);
+    }
+
+    private void closeAllocator(boolean drained) {
+        try {
+            allocator.close();
+        } catch (IllegalStateException e) {
+            if (drained) {
+                throw new IllegalStateException("Storage node " + uri + " still holds Arrow memory after every call"
+                        + " ended: " + e.getMessage(), e);
+            }
+            LOG.warn("Storage node {}: calls still running {} s after it stopped (interrupted, they did not end);"
+                    + " the Arrow memory they hold is left to them: {}", uri,
+                    CALLS_DRAIN_SECONDS + CALLS_INTERRUPTED_SECONDS, e.getMessage());
+        }
     }
 
     private static void closeServer(FlightServer server) {

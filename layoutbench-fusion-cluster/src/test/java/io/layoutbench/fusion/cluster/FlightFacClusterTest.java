@@ -150,7 +150,7 @@ class FlightFacClusterTest {
                             .contains("on nodes " + e.missingNodes())
                             .contains("survives the loss of at most 3")
                             .contains("unreachable: GET flight://127.0.0.1:")
-                            .contains("the node is unavailable");
+                            .contains("the node could not be reached");
                 });
     }
 
@@ -235,8 +235,7 @@ class FlightFacClusterTest {
 
     /** A new server over the node's objects, on the port of the one stopped. */
     private void restart(int node) {
-        servers[node] = StorageNodeServer.start(disks.get(node),
-                StorageNodeServer.Options.defaults().withPort(ports[node]));
+        servers[node] = Restarts.startOn(disks.get(node), ports[node]);
         stopped.remove(node);
     }
 

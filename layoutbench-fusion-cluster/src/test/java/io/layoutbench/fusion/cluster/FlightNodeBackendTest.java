@@ -7,6 +7,7 @@ import io.layoutbench.api.ConfigurationException;
 import io.layoutbench.api.backend.ByteRange;
 import io.layoutbench.api.backend.ObjectBackend;
 import io.layoutbench.api.backend.ObjectBackends;
+import io.layoutbench.api.backend.ObjectInfo;
 import io.layoutbench.api.backend.ObjectNotFoundException;
 import io.layoutbench.api.backend.RangeNotSatisfiableException;
 import io.layoutbench.api.backend.StorageException;
@@ -19,12 +20,18 @@ import io.layoutbench.api.testing.FaultInjectingBackend;
 import io.layoutbench.api.testing.TestBytes;
 import io.layoutbench.backend.memory.MemoryBackend;
 
+import java.io.ByteArrayInputStream;
+import java.io.InputStream;
 import java.net.URI;
 import java.nio.ByteBuffer;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Stream;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -107,7 +114,11 @@ class FlightNodeBackendTest {
                 .isInstanceOf(ObjectNotFoundException.class).hasMessageStartingWith("HEAD " + node + " missing.bin");
         assertThatThrownBy(() -> backend.readRange("short.bin", ByteRange.of(50, 2 << 20)))
                 .isInstanceOf(RangeNotSatisfiableException.class)
-                .hasMessage("Cannot read range [50, " + (50 + (2 << 20)) + ") of short.bin: object is 100 bytes");
+                .hasMessage("Cannot read range [50, " + (50 + (2 << 20)) + ") of short.bin: object is 100 bytes")
+                .isInstanceOfSatisfying(RangeNotSatisfiableException.class,
+                        e -> assertThat(e.objectSize()).isEqualTo(100))
+                .cause().as("the request and the node, under the contract's message")
+                .hasMessageStartingWith("GET " + node + " short.bin [50, " + (50 + (2 << 20)) + "): ");
         objects.failNext(RequestKind.RANGE_GET, 1, FaultInjectingBackend.permanentError());
         assertThatThrownBy(() -> backend.readRange("short.bin", ByteRange.of(0, 10)))
                 .isInstanceOf(StorageException.class).isNotInstanceOf(TransientStorageException.class)
@@ -179,13 +190,13 @@ class FlightNodeBackendTest {
         assertThatThrownBy(() -> backend.readRange("kept.bin", ByteRange.of(0, 10)))
                 .isInstanceOf(TransientStorageException.class)
                 .hasMessageContaining("GET " + server.uri() + " kept.bin [0, 10)")
-                .hasMessageContaining("the node is unavailable")
+                .hasMessageContaining("the node could not be reached")
                 .hasMessageContaining("gave up after 3 attempts");
         assertThatThrownBy(() -> backend.put("new.bin", new byte[10]))
                 .isInstanceOf(TransientStorageException.class).hasMessageContaining("PUT " + server.uri());
         assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(3));
 
-        server = StorageNodeServer.start(objects, StorageNodeServer.Options.defaults().withPort(port));
+        server = Restarts.startOn(objects, port);
         TestBytes.verify("kept.bin", 0, backend.readRange("kept.bin", ByteRange.of(0, 10)));
         backend.put("new.bin", new byte[10]);
         assertThat(objects.size("new.bin")).isEqualTo(10);
@@ -215,5 +226,101 @@ class FlightNodeBackendTest {
 
         assertThat(backend.allocator().getAllocatedMemory()).isZero();
         assertThat(server.allocator().getAllocatedMemory()).isZero();
+    }
+
+    @Test
+    void putsRunOnTheCallersThread() {
+        List<Thread> readers = new CopyOnWriteArrayList<>();
+        InputStream data = new ByteArrayInputStream(TestBytes.of("mine", 3 << 20)) {
+            @Override
+            public synchronized int read(byte[] b, int off, int len) {
+                readers.add(Thread.currentThread());
+                return super.read(b, off, len);
+            }
+        };
+
+        backend.put("mine.bin", data, 3 << 20);
+
+        assertThat(readers).isNotEmpty().containsOnly(Thread.currentThread());
+        TestBytes.verify("mine", 0, objects.readAll("mine.bin"));
+    }
+
+    @Test
+    void anInterruptedPutIsCancelledStoresNothingAndKeepsTheInterrupt() {
+        objects.put("kept.bin", TestBytes.of("old", 100));
+        int size = 4 << 20;
+        AtomicLong given = new AtomicLong();
+        InputStream data = new ByteArrayInputStream(TestBytes.of("new", size)) {
+            @Override
+            public synchronized int read(byte[] b, int off, int len) {
+                if (given.get() >= 1 << 20) {
+                    Thread.currentThread().interrupt();   // the caller is interrupted midway
+                }
+                int read = super.read(b, off, len);
+                given.addAndGet(Math.max(read, 0));
+                return read;
+            }
+        };
+
+        try {
+            assertThatThrownBy(() -> backend.put("kept.bin", data, size))
+                    .isInstanceOf(StorageException.class)
+                    .hasMessageStartingWith("PUT " + server.uri() + " kept.bin (" + size + " bytes): ")
+                    .hasMessageContaining("interrupted");
+            assertThat(Thread.currentThread().isInterrupted()).as("the interrupt is kept").isTrue();
+        } finally {
+            Thread.interrupted();
+        }
+        // The node stores a put only once its stream ended whole: this one was cancelled.
+        assertThat(objects.size("kept.bin")).isEqualTo(100);
+    }
+
+    @Test
+    void listingPagesFollowTheBackendsOrderAcrossPageBoundaries() {
+        // UTF-8 byte order: 'a' < U+E000 < U+FFFD < U+1F600; UTF-16 (String.compareTo) puts U+1F600 before U+E000.
+        // Pages of 2 end on keys of either kind; none is lost or repeated, whichever order the backend lists in.
+        List<String> keys = List.of("k/a", "k/\uE000", "k/\uFFFD", "k/\uD83D\uDE00", "k/\uD83D\uDE01",
+                "k/\uE001", "k/\uD83D\uDE02");
+        keys.forEach(key -> objects.put(key, new byte[1]));
+        List<String> backendOrder;
+        try (Stream<ObjectInfo> direct = objects.list("k/")) {
+            backendOrder = direct.map(ObjectInfo::key).toList();
+        }
+        assertThat(backendOrder).containsExactlyInAnyOrderElementsOf(keys);
+        for (int pageSize = 1; pageSize <= 3; pageSize++) {
+            try (StorageNodeServer paged = StorageNodeServer.start(objects, StorageNodeServer.Options.defaults(),
+                    pageSize);
+                 FlightNodeBackend client = new FlightNodeBackend(paged.uri());
+                 Stream<ObjectInfo> listed = client.list("k/")) {
+                assertThat(listed.map(ObjectInfo::key)).as("pages of %d", pageSize)
+                        .containsExactlyElementsOf(backendOrder);
+            }
+        }
+    }
+
+    @Test
+    void theFirstByteIsTimedWhenTheSchemaArrivesBeforeAnyBody() {
+        objects.put("timed.bin", TestBytes.of("timed", 3 << 20));
+        List<String> events = new CopyOnWriteArrayList<>();
+        RequestMetrics recording = new RequestMetrics() {
+            @Override
+            public void onRequestStarted(RequestKind kind) {
+            }
+
+            @Override
+            public void onFirstByte(RequestKind kind, long nanosSinceStart) {
+                events.add("first byte");
+            }
+
+            @Override
+            public void onBytesReceived(RequestKind kind, long bytes) {
+                events.add("body");
+            }
+        };
+
+        backend.withMetrics(recording).readAll("timed.bin");
+
+        assertThat(events).first().isEqualTo("first byte");
+        assertThat(events).filteredOn("body"::equals).hasSize(3);
     }
 }

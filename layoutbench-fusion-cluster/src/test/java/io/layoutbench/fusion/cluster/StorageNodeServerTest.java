@@ -184,12 +184,46 @@ class StorageNodeServerTest {
                 .hasMessageContaining(objects.uri().toString());
     }
 
+    @Test
+    void aMessageOverTheSizeLimitIsRefusedAndStoresNothing() throws Exception {
+        byte[] data = TestBytes.of("huge", 2 << 20);
+
+        FlightRuntimeException refused = put("huge.bin", data.length, data, 2 << 20);
+
+        assertThat(refused).isNotNull();
+        assertThat(refused.status().code()).isEqualTo(FlightStatusCode.RESOURCE_EXHAUSTED);
+        assertThat(objects.exists("huge.bin")).isFalse();
+    }
+
+    @Test
+    void spoolDirectoriesOfDeadNodesAreSweptAndAServersOwnIsDeletedOnClose() throws Exception {
+        Process gone = new ProcessBuilder("true").start();
+        gone.waitFor();
+        Path stale = Files.createDirectories(spool.resolve("layoutbench-node-spool-" + gone.pid() + "-7"));
+        Files.write(stale.resolve("put-1.spool"), new byte[100]);
+        Path live = server.spoolDirectory();
+
+        StorageNodeServer second = StorageNodeServer.start(objects, StorageNodeServer.Options.defaults()
+                .withSpoolDirectory(spool));
+        Path own = second.spoolDirectory();
+        assertThat(own).isDirectory().hasParent(spool);
+        second.close();
+
+        assertThat(stale).doesNotExist();
+        assertThat(own).doesNotExist();
+        assertThat(live).as("a running node's spool is left alone").isDirectory();
+    }
+
     private FlightRuntimeException put(String key, long announced, byte[] data) throws Exception {
+        return put(key, announced, data, 1 << 20);
+    }
+
+    private FlightRuntimeException put(String key, long announced, byte[] data, int batch) throws Exception {
         try (VectorSchemaRoot root = VectorSchemaRoot.create(NodeProtocol.schema(-1), allocator);
              SyncPutListener answer = new SyncPutListener()) {
             FlightClient.ClientStreamListener upload = client.startPut(putDescriptor(key, announced), root, answer);
-            for (int at = 0; at < data.length; at += 1 << 20) {
-                send(root, upload, data, at, Math.min(1 << 20, data.length - at));
+            for (int at = 0; at < data.length && !answer.isCancelled(); at += batch) {
+                send(root, upload, data, at, Math.min(batch, data.length - at));
             }
             upload.completed();
             try {
@@ -214,8 +248,8 @@ class StorageNodeServerTest {
 
     /** The spool files are gone once the node answered every put; a node answers only after cleaning up. */
     private void assertSpoolEmptyOnceThePutsAreDone() throws IOException {
-        try (Stream<Path> files = Files.list(spool)) {
-            assertThat(files).isEmpty();
+        try (Stream<Path> files = Files.walk(spool)) {
+            assertThat(files.filter(Files::isRegularFile)).isEmpty();
         }
     }
 }
