@@ -1,0 +1,23 @@
+/**
+ * Fusion as a cluster, first slice: storage nodes as separate servers over Arrow Flight. A
+ * {@link io.layoutbench.fusion.cluster.StorageNodeServer} serves one backend (a directory, a bucket) on a port; a
+ * {@link io.layoutbench.fusion.cluster.FlightNodeBackend} ({@code flight://host:port}) is its client, an ordinary
+ * {@link io.layoutbench.api.backend.ObjectBackend}, so the FAC store and the {@code fac} layout run over remote nodes
+ * unchanged. Pushdown on the nodes, a coordinator and a command line come later (docs/FUSION.md).
+ *
+ * <pre>{@code
+ * List<StorageNodeServer> servers = new ArrayList<>();
+ * List<ObjectBackend> nodes = new ArrayList<>();
+ * for (int i = 0; i < 9; i++) {
+ *     StorageNodeServer server = StorageNodeServer.open(root.resolve("node-" + i),
+ *             StorageNodeServer.Options.defaults());
+ *     servers.add(server);
+ *     nodes.add(ObjectBackends.open(server.uri().toString()));
+ * }
+ * try (FacBackend fac = FacBackend.create(nodes, FacOptions.defaults(), true)) {
+ *     fac.put("tpch/lineitem.parquet", Path.of("lineitem.parquet"));
+ * }
+ * servers.forEach(StorageNodeServer::close);
+ * }</pre>
+ */
+package io.layoutbench.fusion.cluster;
