@@ -3,6 +3,7 @@ package io.layoutbench.fusion.cluster;
 import static java.util.Objects.requireNonNull;
 
 import io.layoutbench.api.ConfigurationException;
+import io.layoutbench.api.backend.BackendProperties;
 import io.layoutbench.api.backend.ByteRange;
 import io.layoutbench.api.backend.ObjectBackend;
 import io.layoutbench.api.backend.ObjectInfo;
@@ -18,9 +19,7 @@ import java.io.InputStream;
 import java.net.URI;
 import java.nio.ByteBuffer;
 import java.time.Duration;
-import java.time.format.DateTimeParseException;
 import java.util.Iterator;
-import java.util.Locale;
 import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.Set;
@@ -39,8 +38,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import java.util.stream.StreamSupport;
 
@@ -157,7 +154,8 @@ public final class FlightNodeBackend implements ObjectBackend {
         public static final Set<String> PROPERTIES = Set.of("ioThreads", "callTimeout", "maxAttempts",
                 "retryBaseDelay", "retryMaxDelay", "retryTimeLimit");
 
-        private static final Pattern SHORT_DURATION = Pattern.compile("(\\d+)\\s*(ms|s|m)");
+        /** This backend in errors about its properties. */
+        private static final String BACKEND = "Flight node backend";
 
         public Options {
             requireNonNull(retryPolicy, "retryPolicy is null");
@@ -216,55 +214,19 @@ public final class FlightNodeBackend implements ObjectBackend {
             Options options = defaults();
             try {
                 if (properties.containsKey("ioThreads")) {
-                    options = options.withIoThreads(parseInt("ioThreads", properties.get("ioThreads")));
+                    options = options.withIoThreads(BackendProperties.integer(BACKEND, "ioThreads",
+                            properties.get("ioThreads")));
                 }
                 if (properties.containsKey("callTimeout")) {
-                    options = options.withCallTimeout(parseDuration("callTimeout", properties.get("callTimeout")));
+                    options = options.withCallTimeout(BackendProperties.duration(BACKEND, "callTimeout",
+                            properties.get("callTimeout")));
                 }
-                RetryPolicy retry = options.retryPolicy();
-                if (properties.containsKey("maxAttempts")) {
-                    retry = retry.withMaxAttempts(parseInt("maxAttempts", properties.get("maxAttempts")));
-                }
-                Duration base = properties.containsKey("retryBaseDelay")
-                        ? parseDuration("retryBaseDelay", properties.get("retryBaseDelay")) : retry.baseDelay();
-                Duration max = properties.containsKey("retryMaxDelay")
-                        ? parseDuration("retryMaxDelay", properties.get("retryMaxDelay")) : retry.maxDelay();
-                retry = retry.withDelays(base, max);
-                if (properties.containsKey("retryTimeLimit")) {
-                    retry = retry.withTimeLimit(parseDuration("retryTimeLimit", properties.get("retryTimeLimit")));
-                }
-                return options.withRetryPolicy(retry);
+                return options.withRetryPolicy(BackendProperties.retryPolicy(BACKEND, options.retryPolicy(),
+                        properties));
             } catch (ConfigurationException e) {
                 throw e;
             } catch (IllegalArgumentException e) {
                 throw new ConfigurationException("Invalid flight node backend properties: " + e.getMessage(), e);
-            }
-        }
-
-        private static int parseInt(String name, String value) {
-            try {
-                return Integer.parseInt(value.trim());
-            } catch (NumberFormatException e) {
-                throw new ConfigurationException("Flight node backend property " + name + " must be an integer", e);
-            }
-        }
-
-        private static Duration parseDuration(String name, String value) {
-            String text = value.trim().toLowerCase(Locale.ROOT);
-            Matcher m = SHORT_DURATION.matcher(text);
-            try {
-                if (m.matches()) {
-                    long amount = Long.parseLong(m.group(1));
-                    return switch (m.group(2)) {
-                        case "ms" -> Duration.ofMillis(amount);
-                        case "s" -> Duration.ofSeconds(amount);
-                        default -> Duration.ofMinutes(amount);
-                    };
-                }
-                return Duration.parse(value.trim());
-            } catch (DateTimeParseException | NumberFormatException | ArithmeticException e) {
-                throw new ConfigurationException("Flight node backend property " + name
-                        + " must be a duration like 500ms, 30s, 2m or PT30S", e);
             }
         }
     }

@@ -3,11 +3,11 @@ package io.layoutbench.backend.s3;
 import static java.util.Objects.requireNonNull;
 
 import io.layoutbench.api.ConfigurationException;
+import io.layoutbench.api.backend.BackendProperties;
 import io.layoutbench.api.backend.RetryPolicy;
 
 import java.net.URI;
 import java.time.Duration;
-import java.time.format.DateTimeParseException;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
@@ -69,6 +69,9 @@ import java.util.regex.Pattern;
 public record S3Options(String region, URI endpoint, boolean pathStyle, Credentials credentials,
         Integer maxConcurrency, double targetThroughputGbps, long partSize, ChecksumMode checksumMode,
         Duration connectTimeout, RetryPolicy retryPolicy) {
+
+    /** This backend in errors about its properties. */
+    private static final String BACKEND = "S3 backend";
 
     /** S3's smallest multipart part (except the last). */
     public static final long MIN_PART_SIZE = 5L << 20;
@@ -273,7 +276,6 @@ public record S3Options(String region, URI endpoint, boolean pathStyle, Credenti
     // ---- parsing -------------------------------------------------------------------------------------------
 
     private static final Pattern SIZE = Pattern.compile("(\\d+)\\s*([kKmMgG]i?[bB]|[bB])?");
-    private static final Pattern SHORT_DURATION = Pattern.compile("(\\d+)\\s*(ms|s|m|h)");
 
     private static Credentials credentials(Map<String, String> properties) {
         String id = trimmed(properties, "accessKeyId");
@@ -321,11 +323,11 @@ public record S3Options(String region, URI endpoint, boolean pathStyle, Credenti
     }
 
     private static int parseInt(String name, String value) {
-        try {
-            return Integer.parseInt(value);
-        } catch (NumberFormatException e) {
-            throw new ConfigurationException("S3 backend property " + name + " must be an integer");
-        }
+        return BackendProperties.integer(BACKEND, name, value);
+    }
+
+    private static Duration parseDuration(String name, String value) {
+        return BackendProperties.duration(BACKEND, name, value);
     }
 
     private static double parseDouble(String name, String value) {
@@ -359,26 +361,6 @@ public record S3Options(String region, URI endpoint, boolean pathStyle, Credenti
             return Math.multiplyExact(Long.parseLong(m.group(1)), multiplier);
         } catch (ArithmeticException | NumberFormatException e) {
             throw new ConfigurationException("S3 backend property " + name + " is too large", e);
-        }
-    }
-
-    /** {@code 500ms}, {@code 30s}, {@code 2m}, {@code 1h}, {@code PT30S}. */
-    static Duration parseDuration(String name, String value) {
-        Matcher m = SHORT_DURATION.matcher(value.toLowerCase(Locale.ROOT));
-        try {
-            if (m.matches()) {
-                long amount = Long.parseLong(m.group(1));
-                return switch (m.group(2)) {
-                    case "ms" -> Duration.ofMillis(amount);
-                    case "s" -> Duration.ofSeconds(amount);
-                    case "m" -> Duration.ofMinutes(amount);
-                    default -> Duration.ofHours(amount);
-                };
-            }
-            return Duration.parse(value);
-        } catch (DateTimeParseException | NumberFormatException | ArithmeticException e) {
-            throw new ConfigurationException("S3 backend property " + name + " must be a duration like 500ms, 30s,"
-                    + " 2m or PT30S");
         }
     }
 

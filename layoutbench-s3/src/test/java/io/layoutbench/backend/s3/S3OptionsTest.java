@@ -67,8 +67,8 @@ class S3OptionsTest {
         assertThat(S3Options.parseSize("x", "8 MiB")).isEqualTo(8 << 20);
         assertThat(S3Options.parseSize("x", "10MB")).isEqualTo(10_000_000);
         assertThat(S3Options.parseSize("x", "1GiB")).isEqualTo(1L << 30);
-        assertThat(S3Options.parseDuration("x", "500ms")).isEqualTo(Duration.ofMillis(500));
-        assertThat(S3Options.parseDuration("x", "PT1.5S")).isEqualTo(Duration.ofMillis(1500));
+        assertThat(io.layoutbench.api.backend.BackendProperties.duration("S3 backend", "x", "500ms")).isEqualTo(Duration.ofMillis(500));
+        assertThat(io.layoutbench.api.backend.BackendProperties.duration("S3 backend", "x", "PT1.5S")).isEqualTo(Duration.ofMillis(1500));
     }
 
     @Test
