@@ -144,11 +144,10 @@ final class PartFile implements L3Planner.Part {
         ParquetObject opened;
         try {
             opened = ParquetObject.open(file, checksums);
-            // A part written once a field was stored out of line has the offset columns (and a blob file).
             PayloadColumns payload = PayloadColumns.of(schema.metadata());
             if (opened.footer().findColumn(payload.blobOffset(0)).isPresent()) {
-                // A part written after a field went out of line has the offset columns even when none of its
-                // own fields did (then it has no blob file): a row that points into a missing one fails when read.
+                // A part written after a field went out of line has the offset columns, and a blob file unless
+                // none of its own fields went out of line: a row that points into a missing one fails when read.
                 schema = L3Writer.tableSchema(schema.metadata(), true);
             }
             checkSchema(opened.footer(), schema, where);
@@ -190,7 +189,8 @@ final class PartFile implements L3Planner.Part {
 
     /**
      * Largest footer and page indexes read in the one request opening a part: 1 MiB. Beyond it the first read is the
-     * default 64 KiB tail, and the page indexes are read when a query needs them.
+     * footer alone (up to 1 MiB, else the default 64 KiB tail), and the page indexes are read when a query needs
+     * them.
      */
     static final long MAX_OPEN_TAIL = 1L << 20;
 
