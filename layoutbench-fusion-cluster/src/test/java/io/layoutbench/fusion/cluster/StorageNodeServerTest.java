@@ -191,7 +191,9 @@ class StorageNodeServerTest {
         FlightRuntimeException refused = put("huge.bin", data.length, data, 2 << 20);
 
         assertThat(refused).isNotNull();
-        assertThat(refused.status().code()).isEqualTo(FlightStatusCode.RESOURCE_EXHAUSTED);
+        // The server refuses the message with RESOURCE_EXHAUSTED; whether the client sees that status or its own
+        // stream CANCELLED depends on which side of the call gRPC ends first (seen once in a full build).
+        assertThat(refused.status().code()).isIn(FlightStatusCode.RESOURCE_EXHAUSTED, FlightStatusCode.CANCELLED);
         assertThat(objects.exists("huge.bin")).isFalse();
     }
 
