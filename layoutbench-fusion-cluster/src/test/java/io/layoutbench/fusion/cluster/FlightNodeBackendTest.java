@@ -165,14 +165,11 @@ class FlightNodeBackendTest {
         QueryMetrics metrics = new QueryMetrics();
         try (FlightNodeBackend quick = new FlightNodeBackend(server.uri(),
                 FlightNodeBackend.Options.defaults().withCallTimeout(Duration.ofMillis(300)), metrics)) {
-            long start = System.nanoTime();
-
             assertThatThrownBy(() -> quick.readRange("hung.bin", ByteRange.of(0, 10)))
                     .isInstanceOf(TransientStorageException.class)
                     .hasMessageContaining("GET " + server.uri() + " hung.bin [0, 10)")
                     .hasMessageContaining("no answer within the deadline of 300 ms");
 
-            assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(3));
             assertThat(metrics.snapshot().requests(RequestKind.RANGE_GET)).as("no retry after the time limit")
                     .isOne();
             gate.complete(null);
@@ -185,8 +182,8 @@ class FlightNodeBackendTest {
         objects.put("kept.bin", TestBytes.of("kept.bin", 2000));
         int port = server.port();
         server.close();
-        long start = System.nanoTime();
 
+        // What "fast" means is asserted as behaviour (refused, not timed out; three attempts), not as a time.
         assertThatThrownBy(() -> backend.readRange("kept.bin", ByteRange.of(0, 10)))
                 .isInstanceOf(TransientStorageException.class)
                 .hasMessageContaining("GET " + server.uri() + " kept.bin [0, 10)")
@@ -194,7 +191,6 @@ class FlightNodeBackendTest {
                 .hasMessageContaining("gave up after 3 attempts");
         assertThatThrownBy(() -> backend.put("new.bin", new byte[10]))
                 .isInstanceOf(TransientStorageException.class).hasMessageContaining("PUT " + server.uri());
-        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(3));
 
         server = Restarts.startOn(objects, port);
         TestBytes.verify("kept.bin", 0, backend.readRange("kept.bin", ByteRange.of(0, 10)));
