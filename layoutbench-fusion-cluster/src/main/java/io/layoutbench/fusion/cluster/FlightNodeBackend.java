@@ -61,8 +61,6 @@ import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.VarBinaryVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * An {@link ObjectBackend} whose objects live on a {@link StorageNodeServer}, reached over Arrow Flight at
@@ -123,7 +121,6 @@ public final class FlightNodeBackend implements ObjectBackend {
     public static final int MAX_READ_BYTES = Integer.MAX_VALUE - 8;
 
     private static final AtomicInteger THREAD_IDS = new AtomicInteger();
-    private static final Logger LOG = LoggerFactory.getLogger(FlightNodeBackend.class);
     private static final long KEEPALIVE_SECONDS = 10;
     private static final long KEEPALIVE_TIMEOUT_SECONDS = 5;
     /** Longest pause between two looks at whether gRPC takes the next batch of a put. */
@@ -700,7 +697,8 @@ public final class FlightNodeBackend implements ObjectBackend {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             } finally {
-                closeAllocator(drained);
+                ArrowMemory.release(allocator, drained, "The flight node backend " + uri,
+                        "calls still running after it closed (cancelled, they did not end)");
             }
         }
 
@@ -726,18 +724,6 @@ public final class FlightNodeBackend implements ObjectBackend {
             return Math.max(0, deadline - System.nanoTime());
         }
 
-        private void closeAllocator(boolean drained) {
-            try {
-                allocator.close();
-            } catch (IllegalStateException e) {
-                if (drained) {
-                    throw new IllegalStateException("The flight node backend " + uri + " still holds Arrow memory"
-                            + " after every call ended: " + e.getMessage(), e);
-                }
-                LOG.warn("The flight node backend {}: calls still running after it closed (cancelled, they did not"
-                        + " end); the Arrow memory they hold is left to them: {}", uri, e.getMessage());
-            }
-        }
 
         private static Thread daemon(Runnable task, String prefix) {
             Thread thread = new Thread(task, prefix + THREAD_IDS.incrementAndGet());

@@ -361,7 +361,9 @@ public final class StorageNodeServer implements AutoCloseable {
             Thread.currentThread().interrupt();
         } finally {
             try {
-                closeAllocator(drained);
+                ArrowMemory.release(allocator, drained, "Storage node " + uri, "calls still running "
+                        + (CALLS_DRAIN_SECONDS + CALLS_INTERRUPTED_SECONDS) + " s after it stopped (interrupted, they"
+                        + " did not end)");
             } finally {
                 deleteSpool(spool);
                 if (ownsBackend) {
@@ -376,19 +378,6 @@ public final class StorageNodeServer implements AutoCloseable {
         LOG.info("Storage node {} stopped", uri);
     }
 
-    private void closeAllocator(boolean drained) {
-        try {
-            allocator.close();
-        } catch (IllegalStateException e) {
-            if (drained) {
-                throw new IllegalStateException("Storage node " + uri + " still holds Arrow memory after every call"
-                        + " ended: " + e.getMessage(), e);
-            }
-            LOG.warn("Storage node {}: calls still running {} s after it stopped (interrupted, they did not end);"
-                    + " the Arrow memory they hold is left to them: {}", uri,
-                    CALLS_DRAIN_SECONDS + CALLS_INTERRUPTED_SECONDS, e.getMessage());
-        }
-    }
 
     private static void closeServer(FlightServer server) {
         if (server == null) {

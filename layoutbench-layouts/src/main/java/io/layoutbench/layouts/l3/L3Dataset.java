@@ -70,21 +70,21 @@ final class L3Dataset extends ManifestDataset implements SupportsMetadataScan {
     L3Dataset(ObjectBackend backend, String prefix) {
         super(L3Layout.NAME, L3Layout.FORMAT_VERSION, backend, prefix);
         this.tableSchema = L3Writer.tableSchema(schema());
-        this.partObjects = partObjects();
-        this.metadataObjects = metadataObjects();
+        Map<String, ManifestObject> objects = new HashMap<>();
+        manifest.objects().forEach(o -> objects.put(o.key(), o));
+        this.partObjects = partObjects(objects);
+        this.metadataObjects = metadataObjects(objects);
         this.parts = new AtomicReferenceArray<>(partObjects.size());
         this.keys = SampleKeys.of(schema());
         this.payload = PayloadColumns.of(schema());
     }
 
-    private List<ManifestObject> partObjects() {
+    private List<ManifestObject> partObjects(Map<String, ManifestObject> objects) {
         String count = manifest.property(L3Writer.PARTS, null);
         if (count == null) {
             throw new CorruptDataException("Manifest of the " + describe() + " has no '" + L3Writer.PARTS
                     + "' property (the number of part files)");
         }
-        Map<String, ManifestObject> objects = new HashMap<>();
-        manifest.objects().forEach(o -> objects.put(o.key(), o));
         List<ManifestObject> listed = new ArrayList<>();
         int n;
         try {
@@ -106,9 +106,7 @@ final class L3Dataset extends ManifestDataset implements SupportsMetadataScan {
         return List.copyOf(listed);
     }
 
-    private List<ManifestObject> metadataObjects() {
-        Map<String, ManifestObject> objects = new HashMap<>();
-        manifest.objects().forEach(o -> objects.put(o.key(), o));
+    private List<ManifestObject> metadataObjects(Map<String, ManifestObject> objects) {
         List<ManifestObject> listed = new ArrayList<>(partObjects.size());
         for (int i = 0; i < partObjects.size(); i++) {
             String key = manifest.property(L3Writer.metadataProperty(i), null);
