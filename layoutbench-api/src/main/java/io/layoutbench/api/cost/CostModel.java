@@ -86,6 +86,8 @@ public final class CostModel {
      * lognormal first-byte latency ({@link NetworkModel#expected}): a round of reads waits for its slowest, so the
      * more reads run side by side the further the round lies above the median latency. A warm client's connections
      * are open (its first run opened them), so its reads pay no connection set-up; a cold client opens each.
+     * A request the store answers from bytes an earlier one of the query brought ({@link PlannedRequest#sharing()})
+     * adds no round trip; its bytes and the request itself count as the query's.
      *
      * <p>The client's own work ({@link #clientWork()}): a cold client decodes its metadata before it can plan the
      * data reads, so that adds to the time; the payload is checked as reads arrive, while the others are still in
@@ -103,15 +105,17 @@ public final class CostModel {
         double seconds = 0;
         if (cold && !plan.metadataRequests().isEmpty()) {
             // Metadata reads go in rounds (a footer before the chunks it locates): as many at once as one round holds.
-            int perRound = (plan.metadataRequests().size() + plan.metadataRounds() - 1) / plan.metadataRounds();
-            seconds += seconds(NetworkModel.expected(network, sizes(plan.metadataRequests()), perRound));
+            // Reads the store answers from an earlier read's bytes wait for no round trip of their own.
+            List<Long> sent = sizes(plan.metadataRequests(), true);
+            int perRound = Math.max(1, (sent.size() + plan.metadataRounds() - 1) / plan.metadataRounds());
+            seconds += seconds(NetworkModel.expected(network, sent, perRound));
             long metadataBytes = plan.metadataRequests().stream().mapToLong(PlannedRequest::bytes).sum();
             seconds += clientWork.seconds(0, metadataBytes);
         }
         if (!plan.dataRequests().isEmpty()) {
             int concurrency = effectiveConcurrency(plan.dataRequests(), options);
             NetworkProfile link = cold ? network : network.withConnectionSetup(Duration.ZERO);
-            double transfer = seconds(NetworkModel.expected(link, sizes(plan.dataRequests()), concurrency));
+            double transfer = seconds(NetworkModel.expected(link, sizes(plan.dataRequests(), cold), concurrency));
             double check = clientWork.seconds(plan.payloadBytes(), 0);
             double lastCheck = check / plan.dataRequests().size();
             seconds += Math.max(transfer, check - lastCheck) + lastCheck;
@@ -145,10 +149,13 @@ public final class CostModel {
         return duration.toNanos() / 1e9;
     }
 
-    private static List<Long> sizes(List<PlannedRequest> requests) {
+    /** The sizes of the requests that wait for a round trip of their own on a {@code cold} (or warm) run. */
+    private static List<Long> sizes(List<PlannedRequest> requests, boolean cold) {
         List<Long> sizes = new ArrayList<>(requests.size());
         for (PlannedRequest request : requests) {
-            sizes.add(request.bytes());
+            if (request.roundTrip(cold)) {
+                sizes.add(request.bytes());
+            }
         }
         return sizes;
     }

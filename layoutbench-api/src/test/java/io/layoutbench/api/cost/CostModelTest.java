@@ -69,6 +69,39 @@ class CostModelTest {
     }
 
     /**
+     * A request the store answers from an earlier one's bytes (FAC's shared checksum units) waits for no round trip:
+     * one in flight at a time, 10 ms each, no jitter. A request shared only with a cold run's metadata reads waits
+     * on a warm run. Bytes and requests are the plan's either way.
+     */
+    @Test
+    void sharedRequestsAddNoRoundTripButCountAsTheQuerys() {
+        NetworkProfile fixed = new NetworkProfile("fixed", Duration.ofMillis(10), 0, Double.POSITIVE_INFINITY,
+                HostBandwidth.sustained(1e15), Duration.ZERO, 1000, 0);
+        CostModel latencyOnly = new CostModel(Prices.s3Standard(), fixed).withClientWork(ClientWork.NONE);
+        RetrievalPlan plan = new RetrievalPlan(
+                List.of(get("footer", 1_000), get("chunk", 100).withSharing(PlannedRequest.Sharing.SHARED)),
+                List.of(get("a", 100), get("b", 100).withSharing(PlannedRequest.Sharing.SHARED),
+                        get("c", 100).withSharing(PlannedRequest.Sharing.SHARED_WHEN_COLD), get("d", 100)),
+                4, 400, 2);
+        QueryOptions one = QueryOptions.defaults().withNetwork(fixed).withMaxConcurrency(1);
+
+        Prediction cold = latencyOnly.predict(plan, true, one);
+        Prediction warm = latencyOnly.predict(plan, false, one);
+
+        assertThat(cold.time()).as("one metadata round trip, two of data").isEqualTo(Duration.ofMillis(30));
+        assertThat(warm.time()).as("three of data: c waits when the metadata reads did not bring it")
+                .isEqualTo(Duration.ofMillis(30));
+        assertThat(latencyOnly.predict(new RetrievalPlan(List.of(), List.of(get("a", 100), get("b", 100)), 2, 200),
+                false, one).time()).isEqualTo(Duration.ofMillis(20));
+        assertThat(cold.requests()).isEqualTo(6);
+        assertThat(cold.bytes()).isEqualTo(1_500);
+        assertThat(warm.requests()).isEqualTo(4);
+        assertThat(warm.bytes()).isEqualTo(400);
+        assertThat(get("a", 1).roundTrip(true)).isTrue();
+        assertThat(get("a", 1).withSharing(PlannedRequest.Sharing.SHARED_WHEN_COLD).roundTrip(false)).isTrue();
+    }
+
+    /**
      * The client's work: a cold client's metadata decoding adds to the time; the payload's check overlaps the reads
      * still in flight, so with one read it all comes after the network, and with many only the last read's share
      * does, unless checking is the slower of the two.

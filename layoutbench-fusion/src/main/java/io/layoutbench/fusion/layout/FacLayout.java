@@ -11,8 +11,11 @@ import io.layoutbench.api.layout.Dataset;
 import io.layoutbench.api.layout.DatasetSummary;
 import io.layoutbench.api.layout.DatasetWriter;
 import io.layoutbench.api.layout.PartWriter;
+import io.layoutbench.api.layout.PlannedRequest;
+import io.layoutbench.api.layout.PlannedRequest.Sharing;
 import io.layoutbench.api.layout.PreparedQuery;
 import io.layoutbench.api.layout.QueryOptions;
+import io.layoutbench.api.layout.ResultRange;
 import io.layoutbench.api.layout.RetrievalPlan;
 import io.layoutbench.api.layout.SampleStream;
 import io.layoutbench.api.layout.StorageLayout;
@@ -33,6 +36,7 @@ import io.layoutbench.layouts.manifest.UnverifiedDatasetException;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -297,7 +301,7 @@ public final class FacLayout implements StorageLayout, SupportsDistributedWrites
         }
         FacBackend fac = FacBackend.create(nodes(backend, prefix, descriptor), FacOptions.fromMap(facText), true);
         try {
-            return new FacDataset(StorageLayouts.get(L3Layout.NAME).open(fac, prefix), fac);
+            return new FacDataset(StorageLayouts.get(L3Layout.NAME).open(fac, prefix), fac, fac);
         } catch (RuntimeException e) {
             fac.close();
             throw e;
@@ -315,7 +319,7 @@ public final class FacLayout implements StorageLayout, SupportsDistributedWrites
 
     /** Opens the dataset under {@code prefix} of {@code fac}; {@code fac} stays open when the dataset is closed. */
     public static Dataset open(FacBackend fac, String prefix) {
-        return new FacDataset(StorageLayouts.get(L3Layout.NAME).open(requireNonNull(fac, "fac is null"), prefix),
+        return new FacDataset(StorageLayouts.get(L3Layout.NAME).open(requireNonNull(fac, "fac is null"), prefix), fac,
                 null);
     }
 
@@ -426,10 +430,12 @@ public final class FacLayout implements StorageLayout, SupportsDistributedWrites
     /** The L3 dataset over FAC, closing the FAC backend the layout opened for it. */
     private static final class FacDataset implements Dataset, SupportsPreparedQueries {
         private final Dataset l3;
+        private final FacBackend store;
         private final AutoCloseable owned;
 
-        FacDataset(Dataset l3, AutoCloseable owned) {
+        FacDataset(Dataset l3, FacBackend store, AutoCloseable owned) {
             this.l3 = l3;
+            this.store = store;
             this.owned = owned;
         }
 
@@ -452,11 +458,12 @@ public final class FacLayout implements StorageLayout, SupportsDistributedWrites
          * L3's plan, with one more metadata round trip when cold: the FAC store reads an object's location map
          * (which nodes hold which bytes) before the object's first byte, so a cold query waits for the maps of the
          * parts (and their metadata files, side by side) before their footers. The plan's requests are the store's
-         * reads as L3 sends them; the maps' node reads are the store's own.
+         * reads as L3 sends them; the maps' node reads are the store's own. Those the store answers from an earlier
+         * request's checksum units are marked shared ({@link #markShared}).
          */
         @Override
         public RetrievalPlan plan(Query query, QueryOptions options) {
-            RetrievalPlan plan = l3.plan(query, options);
+            RetrievalPlan plan = markShared(l3.plan(query, options), store);
             if (plan.metadataRequests().isEmpty()) {
                 return plan;
             }
@@ -466,7 +473,7 @@ public final class FacLayout implements StorageLayout, SupportsDistributedWrites
 
         @Override
         public PreparedQuery prepare(Query query, QueryOptions options) {
-            return ((SupportsPreparedQueries) l3).prepare(query, options);
+            return new FacPreparedQuery(((SupportsPreparedQueries) l3).prepare(query, options), store);
         }
 
         @Override
@@ -476,6 +483,83 @@ public final class FacLayout implements StorageLayout, SupportsDistributedWrites
             } finally {
                 closeQuietly(owned);
             }
+        }
+    }
+    /**
+     * {@code plan} with the requests the store answers from checksum units an earlier request of the query reads
+     * marked shared ({@link FacBackend#sharedReads}): paper mode reads a row group's small chunks one by one, and they
+     * lie side by side in a unit. A data request is shared on a warm run when an earlier data request brings its
+     * units, on a cold run also when a metadata request does.
+     */
+    static RetrievalPlan markShared(RetrievalPlan plan, FacBackend store) {
+        List<PlannedRequest> metadata = plan.metadataRequests();
+        List<PlannedRequest> data = plan.dataRequests();
+        BitSet coldShared = store.sharedReads(plan.allRequests());
+        BitSet warmShared = store.sharedReads(data);
+        List<PlannedRequest> markedMetadata = new ArrayList<>(metadata.size());
+        for (int i = 0; i < metadata.size(); i++) {
+            markedMetadata.add(coldShared.get(i) ? metadata.get(i).withSharing(Sharing.SHARED) : metadata.get(i));
+        }
+        List<PlannedRequest> markedData = new ArrayList<>(data.size());
+        for (int i = 0; i < data.size(); i++) {
+            Sharing sharing = warmShared.get(i) ? Sharing.SHARED
+                    : coldShared.get(metadata.size() + i) ? Sharing.SHARED_WHEN_COLD : Sharing.NONE;
+            markedData.add(data.get(i).withSharing(sharing));
+        }
+        return new RetrievalPlan(markedMetadata, markedData, plan.samples(), plan.payloadBytes(),
+                plan.metadataRounds());
+    }
+
+    /** L3's prepared query over FAC, its plans marked as {@link FacDataset#plan}'s are. */
+    private record FacPreparedQuery(PreparedQuery l3, FacBackend store) implements PreparedQuery {
+        @Override
+        public String resultId() {
+            return l3.resultId();
+        }
+
+        @Override
+        public QueryOptions options() {
+            return l3.options();
+        }
+
+        @Override
+        public long samples() {
+            return l3.samples();
+        }
+
+        @Override
+        public long payloadBytes() {
+            return l3.payloadBytes();
+        }
+
+        @Override
+        public int unitCount() {
+            return l3.unitCount();
+        }
+
+        @Override
+        public long unitStart(int unit) {
+            return l3.unitStart(unit);
+        }
+
+        @Override
+        public long unitBytes(int unit) {
+            return l3.unitBytes(unit);
+        }
+
+        @Override
+        public RetrievalPlan plan(List<ResultRange> ranges) {
+            return markShared(l3.plan(ranges), store);
+        }
+
+        @Override
+        public SampleStream read(List<ResultRange> ranges) {
+            return l3.read(ranges);
+        }
+
+        @Override
+        public PreparedQuery asPartsOf(List<ResultRange> scope) {
+            return new FacPreparedQuery(l3.asPartsOf(scope), store);
         }
     }
 }

@@ -82,6 +82,31 @@ final class BlockReader {
     }
 
     /**
+     * Whether a read of {@code range} through a {@link UnitCache} that already holds (or is fetching) the units in
+     * {@code fetched} sends no node read of its own: every piece of it is small enough for the cache and all its
+     * units are there. The units its small pieces need are added to {@code fetched}, as the read would register them.
+     * What the cost model asks of a plan; it follows {@link #readPiece} and reads nothing.
+     */
+    static boolean sharesUnits(FacManifest manifest, ByteRange range, Set<UnitCache.UnitKey> fetched) {
+        int unit = manifest.checksumUnit();
+        boolean shared = true;
+        for (FacManifest.Piece piece : manifest.locate(range)) {
+            FacManifest.Block block = manifest.block(piece.stripe(), piece.block());
+            long from = piece.blockOffset() / unit * unit;
+            long to = Math.min(block.length(), ceilTo(piece.blockOffset() + piece.length(), unit));
+            if (to - from > UnitCache.MAX_READ_BYTES) {
+                shared = false;   // read from the node, and not kept
+                continue;
+            }
+            for (long u = from / unit; u <= (to - 1) / unit; u++) {
+                shared &= !fetched.add(new UnitCache.UnitKey(manifest.key(), manifest.generation(), block.stripe(),
+                        block.index(), u));
+            }
+        }
+        return shared;
+    }
+
+    /**
      * The bytes of one piece: from its data block, or, for the units of it that fail, rebuilt. A piece of at most
      * {@link UnitCache#MAX_READ_BYTES} goes through the {@link UnitCache} first: units another read holds or is
      * fetching are not read again.

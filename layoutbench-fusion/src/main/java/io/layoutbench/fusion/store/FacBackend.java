@@ -10,6 +10,7 @@ import io.layoutbench.api.backend.ObjectKeys;
 import io.layoutbench.api.backend.ObjectNotFoundException;
 import io.layoutbench.api.backend.RangeNotSatisfiableException;
 import io.layoutbench.api.backend.StorageException;
+import io.layoutbench.api.layout.PlannedRequest;
 import io.layoutbench.api.metrics.RequestKind;
 import io.layoutbench.api.metrics.RequestMetrics;
 import io.layoutbench.fusion.codec.CodeParameters;
@@ -21,7 +22,11 @@ import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
+import java.util.BitSet;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.stream.Stream;
 
@@ -151,6 +156,38 @@ public final class FacBackend implements ObjectBackend {
     /** What reads have done since this backend was created (views included). */
     public FacStatistics statistics() {
         return reader.statistics();
+    }
+
+    /**
+     * Which of one query's {@code requests}, in the order it sends them, a view of this store ({@link #withMetrics})
+     * answers from checksum units an earlier request of the list reads, sending no node read of its own. A view
+     * shares the checked units of small reads for its unit of work ({@code UnitCache}); Algorithm 1 packs small
+     * Parquet chunks side by side, so a query that reads a row group's chunks one by one (paper mode) sends one node
+     * read for many of them. The cost model prices those requests without a round trip of their own.
+     *
+     * <p>Reads nothing: it works on the manifests this store has cached (a query that ran, or a put, leaves them), and
+     * counts a request on an object whose manifest is not cached as not shared. The view's cache evicts units past
+     * 16 MiB, which a query whose small reads span more than that would meet; that is not modelled.
+     *
+     * <pre>{@code
+     * BitSet shared = fac.sharedReads(plan.dataRequests());
+     * }</pre>
+     *
+     * @return bit {@code i} set when request {@code i} needs no node read of its own
+     */
+    public BitSet sharedReads(List<PlannedRequest> requests) {
+        requireNonNull(requests, "requests is null");
+        BitSet shared = new BitSet(requests.size());
+        Set<UnitCache.UnitKey> fetched = new HashSet<>();
+        for (int i = 0; i < requests.size(); i++) {
+            PlannedRequest request = requests.get(i);
+            Optional<FacManifest> manifest = manifests.cached(request.key());
+            if (manifest.isPresent() && request.range().fitsIn(manifest.get().objectSize())
+                    && BlockReader.sharesUnits(manifest.get(), request.range(), fetched)) {
+                shared.set(i);
+            }
+        }
+        return shared;
     }
 
     @Override

@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.layoutbench.api.backend.ByteRange;
 import io.layoutbench.api.backend.ObjectBackend;
+import io.layoutbench.api.layout.PlannedRequest;
 import io.layoutbench.api.metrics.QueryMetrics;
+import io.layoutbench.api.metrics.RequestKind;
 import io.layoutbench.api.testing.FaultInjectingBackend;
 import io.layoutbench.backend.memory.MemoryBackend;
 import io.layoutbench.fusion.FusionTestFiles;
@@ -17,6 +19,7 @@ import io.layoutbench.fusion.coding.ParquetChunkMaps;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Random;
@@ -405,6 +408,32 @@ class FacBackendFailureTest {
         assertThat(fac.statistics().blockReads() - beforeBase.blockReads())
                 .as("the backend itself keeps no unit: a read after another writer's put sees the new object")
                 .isGreaterThanOrEqualTo(small.size());
+    }
+
+    @Test
+    void sharedReadsNamesTheRequestsAQuerysViewAnswersWithoutANodeRead() {
+        List<PlannedRequest> requests = new ArrayList<>();
+        smallChunks().forEach(r -> requests.add(new PlannedRequest(RequestKind.RANGE_GET, KEY, r)));
+        requests.add(requests.get(0));   // the same small chunk again
+        requests.add(new PlannedRequest(RequestKind.RANGE_GET, KEY, ByteRange.of(0, table.length / 2)));
+
+        BitSet shared = fac.sharedReads(requests);
+
+        assertThat(shared.get(0)).as("the first small read fetches its units").isFalse();
+        assertThat(shared.get(requests.size() - 2)).isTrue();
+        assertThat(shared.get(requests.size() - 1)).as("a read of more than 64 KiB goes to its nodes").isFalse();
+        assertThat(shared.cardinality()).as("small chunks packed side by side").isGreaterThan(requests.size() / 2);
+        FacBackend query = fac.withMetrics(new QueryMetrics());
+        for (int i = 0; i < requests.size(); i++) {   // one after another, so each read's node reads are its own
+            long before = fac.statistics().blockReads();
+            assertThat(bytes(query.readRange(KEY, requests.get(i).range()))).isEqualTo(slice(requests.get(i).range()));
+            assertThat(fac.statistics().blockReads() == before).as("request %d: %s", i, requests.get(i))
+                    .isEqualTo(shared.get(i));
+        }
+        try (FacBackend reopened = FacBackend.create(nodes, fac.options(), false)) {
+            assertThat(reopened.sharedReads(requests).isEmpty()).as("no manifest cached: nothing known shared")
+                    .isTrue();
+        }
     }
 
     @Test
