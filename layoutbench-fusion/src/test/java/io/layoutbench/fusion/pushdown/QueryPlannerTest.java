@@ -96,6 +96,16 @@ class QueryPlannerTest {
     }
 
     @Test
+    void pushdownIsChosenOnlyWhenEstimatedClearlyFaster() {
+        assertThat(QueryPlanner.pick(37_880_000, 37_990_000)).as("l_orderkey's near tie")
+                .isEqualTo(QueryPlan.Kind.FETCH);
+        assertThat(QueryPlanner.pick(100, 100)).isEqualTo(QueryPlan.Kind.FETCH);
+        assertThat(QueryPlanner.pick(91, 100)).isEqualTo(QueryPlan.Kind.FETCH);
+        assertThat(QueryPlanner.pick(89, 100)).isEqualTo(QueryPlan.Kind.PUSHDOWN);
+        assertThat(QueryPlanner.pick(36_700_000, 119_500_000)).isEqualTo(QueryPlan.Kind.PUSHDOWN);
+    }
+
+    @Test
     void withoutAFilterAndNothingToPushTheTwoPlansAreOneAndFetchIsNamed() {
         QueryPlan plan = choose("TRUE", List.of("l_shipmode"), List.of());
         assertThat(plan.kind()).isEqualTo(QueryPlan.Kind.FETCH);
