@@ -59,11 +59,17 @@ final class ObjectColumns {
         this.footer = requireNonNull(footer, "footer is null");
         List<Column> columns = new ArrayList<>();
         for (ParquetColumn column : footer.columns()) {
+            LogicalTypeAnnotation logical = footer.messageType().getType(column.name()).getLogicalTypeAnnotation();
+            if (column.type().isEmpty() && logical instanceof LogicalTypeAnnotation.DecimalLogicalTypeAnnotation) {
+                // Known, so that a query naming it says why it cannot run rather than call it unknown.
+                unsupported.put(column.name(), logical + " (wider than the 18 digits a 64-bit integer holds)");
+                columns.add(new Column(column.name(), ColumnType.DOUBLE));
+                continue;
+            }
             if (column.type().isEmpty()) {
                 continue;   // blobs cannot be compared or projected as values
             }
             ColumnType type = column.type().get();
-            LogicalTypeAnnotation logical = footer.messageType().getType(column.name()).getLogicalTypeAnnotation();
             if (column.physicalType() == PrimitiveTypeName.INT32
                     && logical instanceof LogicalTypeAnnotation.DateLogicalTypeAnnotation) {
                 dates.add(column.name());

@@ -400,11 +400,13 @@ class PushdownEngineTest {
 
     @Test
     void aDecimalColumnReadsExactly(@TempDir Path dir) throws Exception {
-        // DuckDB writes the file: DECIMAL(10,2) as INT64 unscaled integers, DECIMAL(4,3) as INT32 ones.
+        // DuckDB writes the file: DECIMAL(10,2) as INT64 unscaled integers, DECIMAL(4,3) as INT32 ones, and
+        // DECIMAL(38,2) in 16 bytes, which pushdown refuses (its values do not fit 64 bits).
         Path other = dir.resolve("prices.parquet");
         try (Statement statement = duckdb.createStatement()) {
             statement.execute("COPY (SELECT 1.25::DECIMAL(10,2) AS price, 7 AS id, 'x' AS name,"
-                    + " -0.125::DECIMAL(4,3) AS small) TO '" + other.toString().replace("'", "''")
+                    + " -0.125::DECIMAL(4,3) AS small, 123.45::DECIMAL(38,2) AS wide) TO '"
+                    + other.toString().replace("'", "''")
                     + "' (FORMAT PARQUET)");
         }
         fusion.put("other/prices.parquet", other);
@@ -415,6 +417,11 @@ class PushdownEngineTest {
         assertThat(result.exact(1, 0)).isEqualTo(new BigDecimal("1.25"));
         assertThat(result.exact(2, 0)).isEqualTo(new BigDecimal("-0.125"));
         assertThat(result.decimals()).containsOnlyKeys(1, 2);
+        assertThatThrownBy(() -> engine(PushdownMode.FUSION).execute("other/prices.parquet",
+                "SELECT SUM(wide) FROM prices", PushdownMode.FUSION))
+                .hasMessage("Column wide of other/prices.parquet is DECIMAL(38,2) (wider than the 18 digits a 64-bit"
+                        + " integer holds), which pushdown does not read (it reads integers, floating point, strings,"
+                        + " booleans, dates and decimals)");
     }
 
     @Test
