@@ -12,13 +12,9 @@ import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.Arrays;
 
-import org.apache.parquet.conf.PlainParquetConfiguration;
 import org.apache.parquet.example.data.Group;
 import org.apache.parquet.example.data.simple.SimpleGroupFactory;
-import org.apache.parquet.hadoop.ParquetFileWriter;
 import org.apache.parquet.hadoop.ParquetWriter;
-import org.apache.parquet.hadoop.example.ExampleParquetWriter;
-import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 import org.apache.parquet.io.api.Binary;
 import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.MessageTypeParser;
@@ -42,11 +38,7 @@ class DecimalBytesTest {
                 + " required fixed_len_byte_array(16) wide (DECIMAL(38,2)); }");
         Path file = dir.resolve("decimals.parquet");
         SimpleGroupFactory rows = new SimpleGroupFactory(schema);
-        try (ParquetWriter<Group> writer = ExampleParquetWriter.builder(StreamOutputFile.of(file))
-                .withConf(new PlainParquetConfiguration()).withType(schema)
-                .withCodecFactory(UncompressedCodecFactory.INSTANCE)
-                .withCompressionCodec(CompressionCodecName.UNCOMPRESSED)
-                .withWriteMode(ParquetFileWriter.Mode.OVERWRITE).build()) {
+        try (ParquetWriter<Group> writer = TestTables.groupWriter(file, schema).build()) {
             for (int i = 0; i < PRICES.length; i++) {
                 Group row = rows.newGroup().append("fixed", Binary.fromConstantByteArray(bytes(PRICES[i], 5)));
                 if (i != 2) {

@@ -62,8 +62,13 @@ import org.slf4j.LoggerFactory;
  * evaluated here on chunks fetched compressed. The bitmaps are ANDed: the selectivity is now exact. <b>Project</b>:
  * per selected row group and projected column, the projection is pushed down (the node returns the selected values,
  * uncompressed) when the {@link CostEquation} holds, else the chunk is fetched compressed and projected here.
- * With the pushdown plan, aggregates are pushed down: a node returns a 32-byte partial. With nodes down, a chunk
- * whose block is lost is rebuilt by another node from k blocks of its stripe, and the query still answers.
+ * With the pushdown plan, aggregates of a column are pushed down: a node returns a 32-byte partial. <b>GROUP BY</b>
+ * adds a key round between the two: the node holding each key chunk returns the distinct keys of the selected rows
+ * and a bit-packed id per row (or the chunk is fetched when it is smaller), the coordinator numbers the groups and
+ * sends each node that aggregates the rows' group ids with the bitmap, and the node returns a partial per group.
+ * Arithmetic in aggregates runs here on projected values. ORDER BY and LIMIT apply to the result here. With nodes
+ * down, a chunk whose block is lost is rebuilt by another node from k blocks of its stripe, and the query still
+ * answers.
  *
  * <p>Before the filter stage a {@link QueryPlan} is chosen per query ({@link PushdownMode#FUSION}): when pricing
  * both plans (bytes, round trips, where the work runs) says the filter round cannot pay for itself, as when the
