@@ -11,6 +11,7 @@ import io.layoutbench.api.predicate.Literal;
 import io.layoutbench.api.predicate.Negate;
 
 import java.math.BigDecimal;
+import java.util.Arrays;
 import java.util.Map;
 import java.util.OptionalInt;
 
@@ -70,105 +71,143 @@ final class ArgumentValues {
 
     /**
      * {@code expression} over {@code rows} rows of {@code values} (raw, dense: row i is the i-th selected row): Longs
-     * scaled by {@link #scale} when it has one, else Doubles.
+     * scaled by {@link #scale} when it has one, else Doubles. Evaluated a node of the expression at a time over all
+     * rows, as the predicate evaluator does; a NULL operand makes a NULL.
      *
      * @throws ArithmeticException naming the expression when an exact value leaves 64 bits
      */
     static ColumnVector evaluate(Expression expression, Map<String, ColumnVector> values, int rows,
             ObjectColumns columns) {
-        OptionalInt scale = scale(expression, columns);
-        if (scale.isPresent()) {
+        if (scale(expression, columns).isPresent()) {
+            try {
+                Exact result = new Evaluation(values, rows, columns).exact(expression);
+                return new ColumnVector.Longs(result.values(), result.nulls());
+            } catch (ArithmeticException e) {
+                throw new ArithmeticException(expression + " leaves 64 bits at scale "
+                        + scale(expression, columns).getAsInt() + ": it cannot be evaluated exactly");
+            }
+        }
+        Approximate result = new Evaluation(values, rows, columns).approximate(expression);
+        return new ColumnVector.Doubles(result.values(), result.nulls());
+    }
+
+    /** Scaled integers and their NULLs (a bitmap as {@link ColumnVector} keeps it). */
+    private record Exact(long[] values, long[] nulls) {
+    }
+
+    /** Doubles and their NULLs. */
+    private record Approximate(double[] values, long[] nulls) {
+    }
+
+    /** One evaluation over dense columns of {@code rows} rows. */
+    private record Evaluation(Map<String, ColumnVector> columnValues, int rows, ObjectColumns columns) {
+
+        Exact exact(Expression e) {
+            if (e instanceof ColumnRef ref) {
+                ColumnVector.Longs column = (ColumnVector.Longs) columnValues.get(ref.name());
+                return new Exact(column.values(), column.nulls());
+            } else if (e instanceof Literal literal) {
+                long[] out = new long[rows];
+                Arrays.fill(out, (Long) literal.value());
+                return new Exact(out, ColumnVector.NO_NULLS);
+            } else if (e instanceof Negate negate) {
+                Exact operand = exact(negate.operand());
+                long[] out = new long[rows];
+                for (int r = 0; r < rows; r++) {
+                    out[r] = Math.negateExact(operand.values()[r]);
+                }
+                return new Exact(out, operand.nulls());
+            }
+            Arithmetic a = (Arithmetic) e;
+            Exact left = exact(a.left());
+            Exact right = exact(a.right());
+            long[] l = left.values();
+            long[] r = right.values();
             long[] out = new long[rows];
-            long[] nulls = new long[ColumnVector.bitmapWords(rows)];
-            for (int r = 0; r < rows; r++) {
-                try {
-                    Long v = exact(expression, values, r, columns);
-                    if (v == null) {
-                        nulls[r >>> 6] |= 1L << r;
-                    } else {
-                        out[r] = v;
-                    }
-                } catch (ArithmeticException e) {
-                    throw new ArithmeticException(expression + " leaves 64 bits at scale " + scale.getAsInt()
-                            + ": it cannot be evaluated exactly");
+            if (a.operator() == ArithmeticOperator.MULTIPLY) {
+                for (int i = 0; i < rows; i++) {
+                    out[i] = Math.multiplyExact(l[i], r[i]);
+                }
+            } else {
+                // Aligned to the larger scale first, as DuckDB does (NULL rows hold 0, which cannot overflow).
+                int ls = scale(a.left(), columns).getAsInt();
+                int rs = scale(a.right(), columns).getAsInt();
+                long lf = POWERS_OF_TEN[Math.max(ls, rs) - ls];
+                long rf = POWERS_OF_TEN[Math.max(ls, rs) - rs];
+                boolean add = a.operator() == ArithmeticOperator.ADD;
+                for (int i = 0; i < rows; i++) {
+                    long x = Math.multiplyExact(l[i], lf);
+                    long y = Math.multiplyExact(r[i], rf);
+                    out[i] = add ? Math.addExact(x, y) : Math.subtractExact(x, y);
                 }
             }
-            return new ColumnVector.Longs(out, nulls);
+            return new Exact(out, union(left.nulls(), right.nulls()));
         }
-        double[] out = new double[rows];
-        long[] nulls = new long[ColumnVector.bitmapWords(rows)];
-        for (int r = 0; r < rows; r++) {
-            Double v = approximate(expression, values, r, columns);
-            if (v == null) {
-                nulls[r >>> 6] |= 1L << r;
-            } else {
-                out[r] = v;
-            }
-        }
-        return new ColumnVector.Doubles(out, nulls);
-    }
 
-    /** The value at {@code row}, scaled by {@link #scale}, or null. */
-    private static Long exact(Expression e, Map<String, ColumnVector> values, int row, ObjectColumns columns) {
-        if (e instanceof ColumnRef ref) {
-            ColumnVector.Longs column = (ColumnVector.Longs) values.get(ref.name());
-            return column.isNull(row) ? null : column.values()[row];
-        } else if (e instanceof Literal literal) {
-            return (Long) literal.value();
-        } else if (e instanceof Negate negate) {
-            Long v = exact(negate.operand(), values, row, columns);
-            return v == null ? null : Math.negateExact(v);
+        Approximate approximate(Expression e) {
+            if (e instanceof ColumnRef ref) {
+                ColumnVector column = columnValues.get(ref.name());
+                if (column instanceof ColumnVector.Doubles d) {
+                    return new Approximate(d.values(), d.nulls());
+                }
+                ColumnVector.Longs longs = (ColumnVector.Longs) column;
+                int scale = columns.decimalScale(ref.name()).orElse(0);
+                double[] out = new double[rows];
+                for (int r = 0; r < rows; r++) {
+                    out[r] = toDouble(longs.values()[r], scale);
+                }
+                return new Approximate(out, longs.nulls());
+            } else if (e instanceof Literal literal) {
+                double[] out = new double[rows];
+                Arrays.fill(out, ((Number) literal.value()).doubleValue());
+                return new Approximate(out, ColumnVector.NO_NULLS);
+            } else if (e instanceof Negate negate) {
+                Approximate operand = approximate(negate.operand());
+                double[] out = new double[rows];
+                for (int r = 0; r < rows; r++) {
+                    out[r] = -operand.values()[r];
+                }
+                return new Approximate(out, operand.nulls());
+            } else if (e instanceof Cast cast) {
+                return approximate(cast.operand());   // only CAST(... AS DOUBLE) is admitted
+            }
+            Arithmetic a = (Arithmetic) e;
+            Approximate left = approximate(a.left());
+            Approximate right = approximate(a.right());
+            double[] l = left.values();
+            double[] r = right.values();
+            double[] out = new double[rows];
+            long[] nulls = union(left.nulls(), right.nulls());
+            for (int i = 0; i < rows; i++) {
+                switch (a.operator()) {
+                    case ADD -> out[i] = l[i] + r[i];
+                    case SUBTRACT -> out[i] = l[i] - r[i];
+                    case MULTIPLY -> out[i] = l[i] * r[i];
+                    case DIVIDE -> {
+                        if (r[i] == 0) {
+                            // NULL, as the predicate language makes a division by zero.
+                            nulls = nulls.length == 0 ? new long[ColumnVector.bitmapWords(rows)] : nulls;
+                            nulls[i >>> 6] |= 1L << i;
+                        } else {
+                            out[i] = l[i] / r[i];
+                        }
+                    }
+                }
+            }
+            return new Approximate(out, nulls);
         }
-        Arithmetic a = (Arithmetic) e;
-        Long left = exact(a.left(), values, row, columns);
-        Long right = left == null ? null : exact(a.right(), values, row, columns);
-        if (right == null) {
-            return null;
-        }
-        if (a.operator() == ArithmeticOperator.MULTIPLY) {
-            return Math.multiplyExact(left, right);
-        }
-        int ls = scale(a.left(), columns).getAsInt();
-        int rs = scale(a.right(), columns).getAsInt();
-        long l = Math.multiplyExact(left, POWERS_OF_TEN[Math.max(ls, rs) - ls]);
-        long r = Math.multiplyExact(right, POWERS_OF_TEN[Math.max(ls, rs) - rs]);
-        return a.operator() == ArithmeticOperator.ADD ? Math.addExact(l, r) : Math.subtractExact(l, r);
-    }
 
-    /** The value at {@code row} as a double, or null (also for a division by zero, as the predicate language). */
-    private static Double approximate(Expression e, Map<String, ColumnVector> values, int row,
-            ObjectColumns columns) {
-        if (e instanceof ColumnRef ref) {
-            ColumnVector column = values.get(ref.name());
-            if (column.isNull(row)) {
-                return null;
+        /** Rows NULL in either bitmap, in a new bitmap (never one of the operands', which columns share). */
+        private long[] union(long[] a, long[] b) {
+            if (a.length == 0 && b.length == 0) {
+                return ColumnVector.NO_NULLS;
             }
-            if (column instanceof ColumnVector.Doubles d) {
-                return d.values()[row];
+            long[] out = new long[ColumnVector.bitmapWords(rows)];
+            for (int w = 0; w < out.length; w++) {
+                out[w] = (a.length == 0 ? 0 : a[w]) | (b.length == 0 ? 0 : b[w]);
             }
-            long v = ((ColumnVector.Longs) column).values()[row];
-            OptionalInt scale = columns.decimalScale(ref.name());
-            return scale.isPresent() ? toDouble(v, scale.getAsInt()) : (double) v;
-        } else if (e instanceof Literal literal) {
-            return ((Number) literal.value()).doubleValue();
-        } else if (e instanceof Negate negate) {
-            Double v = approximate(negate.operand(), values, row, columns);
-            return v == null ? null : -v;
-        } else if (e instanceof Cast cast) {
-            return approximate(cast.operand(), values, row, columns);
+            return out;
         }
-        Arithmetic a = (Arithmetic) e;
-        Double left = approximate(a.left(), values, row, columns);
-        Double right = left == null ? null : approximate(a.right(), values, row, columns);
-        if (right == null) {
-            return null;
-        }
-        return switch (a.operator()) {
-            case ADD -> left + right;
-            case SUBTRACT -> left - right;
-            case MULTIPLY -> left * right;
-            case DIVIDE -> right == 0 ? null : left / right;
-        };
     }
 
     /** The double nearest {@code unscaled / 10^scale}: one correctly rounded division while both are exact. */

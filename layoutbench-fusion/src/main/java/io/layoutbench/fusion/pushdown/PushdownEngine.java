@@ -96,6 +96,8 @@ import org.slf4j.LoggerFactory;
 public final class PushdownEngine {
 
     private static final Logger LOG = LoggerFactory.getLogger(PushdownEngine.class);
+    /** Most key tuples a row group's groups are numbered through a table rather than a hash map (4 MiB of ints). */
+    private static final int DIRECT_GROUP_TABLE = 1 << 20;
     /** Bytes of an operation request besides its predicate and bitmap: object, range, column, operation. */
     private static final int REQUEST_HEADER_BYTES = 64;
 
@@ -607,7 +609,7 @@ public final class PushdownEngine {
 
             ResultTable run(Map<Integer, RoaringBitmap> selected, Map<Integer, Map<String, ColumnVector>> fetched) {
                 stage = new Stage();
-                Map<Integer, LocalGroups> local = new HashMap<>();
+                Map<Integer, LocalGroups> local = new LinkedHashMap<>();   // row group order: sums add in file order
                 for (Map.Entry<Integer, RoaringBitmap> entry : selected.entrySet()) {
                     if (!entry.getValue().isEmpty()) {
                         RowGroupInfo group = columns.footer().rowGroup(entry.getKey());
@@ -652,31 +654,64 @@ public final class PushdownEngine {
                     perKey.add(groupKeys(group, column, rows, fetched));
                 }
                 long start = System.nanoTime();
+                // A row's tuple of key ids as one number (mixed radix over the dictionaries' sizes): a table lookup
+                // when the tuples are few, as they are for keys of few values, else a hash lookup.
+                long tuples = 1;
+                for (GroupKeys.Decoded k : perKey) {
+                    tuples = tuples > Long.MAX_VALUE / Math.max(1, k.dictionary().size()) ? -1
+                            : tuples * Math.max(1, k.dictionary().size());
+                    if (tuples < 0) {
+                        break;
+                    }
+                }
+                int[] table = tuples >= 0 && tuples <= DIRECT_GROUP_TABLE ? new int[(int) tuples] : null;
+                if (table != null) {
+                    Arrays.fill(table, -1);
+                }
+                Map<Object, Integer> seen = new HashMap<>();
                 int[] ids = new int[count];
-                Map<List<Integer>, Integer> seen = new HashMap<>();
                 List<Integer> toGlobal = new ArrayList<>();
                 for (int i = 0; i < count; i++) {
-                    Integer[] tuple = new Integer[perKey.size()];
-                    for (int k = 0; k < tuple.length; k++) {
-                        tuple[k] = perKey.get(k).ids()[i];
+                    long code = 0;
+                    for (int k = perKey.size() - 1; k >= 0 && tuples >= 0; k--) {
+                        code = code * perKey.get(k).dictionary().size() + perKey.get(k).ids()[i];
                     }
-                    List<Integer> localKey = Arrays.asList(tuple);
-                    Integer g = seen.get(localKey);
-                    if (g == null) {
-                        g = seen.size();
-                        seen.put(localKey, g);
-                        Object[] values = new Object[tuple.length];
-                        for (int k = 0; k < tuple.length; k++) {
-                            Object value = perKey.get(k).dictionary().get(tuple[k]);
-                            // SQL puts 0.0 and -0.0 in one group.
-                            values[k] = value instanceof Double d && d == 0 ? (Object) 0.0 : value;
+                    int g = table != null ? table[(int) code] : -1;
+                    if (table == null) {
+                        Object tuple = tuples >= 0 ? (Object) code : tupleOf(perKey, i);
+                        Integer known = seen.get(tuple);
+                        g = known == null ? -1 : known;
+                        if (g < 0) {
+                            seen.put(tuple, toGlobal.size());
                         }
-                        toGlobal.add(group(Arrays.asList(values)));
+                    }
+                    if (g < 0) {
+                        g = toGlobal.size();
+                        if (table != null) {
+                            table[(int) code] = g;
+                        }
+                        toGlobal.add(group(keyValues(perKey, i)));
                     }
                     ids[i] = g;
                 }
                 stage.coordinatorNanos += System.nanoTime() - start;
                 return new LocalGroups(ids, toGlobal.stream().mapToInt(Integer::intValue).toArray());
+            }
+
+            private static List<Integer> tupleOf(List<GroupKeys.Decoded> perKey, int row) {
+                List<Integer> tuple = new ArrayList<>(perKey.size());
+                perKey.forEach(k -> tuple.add(k.ids()[row]));
+                return tuple;
+            }
+
+            /** The raw key values of the {@code row}-th selected row; SQL puts 0.0 and -0.0 in one group. */
+            private static List<Object> keyValues(List<GroupKeys.Decoded> perKey, int row) {
+                Object[] values = new Object[perKey.size()];
+                for (int k = 0; k < values.length; k++) {
+                    Object value = perKey.get(k).dictionary().get(perKey.get(k).ids()[row]);
+                    values[k] = value instanceof Double d && d == 0 ? (Object) 0.0 : value;
+                }
+                return Arrays.asList(values);
             }
 
             private void aggregate(RowGroupInfo group, RoaringBitmap rows, LocalGroups local,

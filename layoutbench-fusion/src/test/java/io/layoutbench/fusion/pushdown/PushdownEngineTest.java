@@ -149,6 +149,9 @@ class PushdownEngineTest {
                 "SELECT l_returnflag, COUNT(*), SUM(l_tax) FROM lineitem WHERE l_orderkey < 0 GROUP BY l_returnflag",
                 "SELECT l_orderkey, SUM(l_quantity), COUNT(*) FROM lineitem WHERE l_partkey < 200 GROUP BY l_orderkey",
                 "SELECT l_shipmode FROM lineitem GROUP BY l_shipmode",
+                // Two keys of thousands of values each: groups numbered through a hash map, not a table
+                "SELECT l_orderkey, l_partkey, COUNT(*), SUM(l_quantity) FROM lineitem WHERE l_suppkey < 20"
+                        + " GROUP BY l_orderkey, l_partkey",
                 "SELECT l_shipdate, COUNT(*), SUM(l_extendedprice * l_discount) FROM lineitem"
                         + " WHERE l_shipdate >= '1998-11-01' GROUP BY l_shipdate",
                 "SELECT l_linestatus, SUM(l_orderkey * 2 - l_linenumber), MIN(-l_partkey), AVG(l_suppkey + 0.5)"
