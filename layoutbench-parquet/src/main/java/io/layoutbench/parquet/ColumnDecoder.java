@@ -98,6 +98,16 @@ abstract sealed class ColumnDecoder extends PrimitiveConverter {
             values[row] = value;
         }
 
+        /** A DECIMAL stored in bytes: its unscaled integer (the footer admits only those that fit 64 bits). */
+        @Override
+        public void addBinary(Binary value) {
+            Long unscaled = ParquetFooter.bigEndianLong(value.toByteBuffer());
+            if (unscaled == null) {
+                throw new ParquetFormatException("A DECIMAL of " + value.length() + " bytes does not fit 64 bits");
+            }
+            values[row] = unscaled;
+        }
+
         @Override
         ColumnVector finish() {
             return new ColumnVector.Longs(values, nulls());

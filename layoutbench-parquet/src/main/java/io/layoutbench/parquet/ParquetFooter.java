@@ -45,6 +45,9 @@ import org.apache.parquet.schema.Types;
  */
 public final class ParquetFooter {
 
+    /** The widest DECIMAL whose unscaled integers a 64-bit long holds: 18 digits. */
+    static final int MAX_LONG_DECIMAL_PRECISION = 18;
+
     private final String key;
     private final long objectLength;
     private final ByteRange footerRange;
@@ -270,11 +273,20 @@ public final class ParquetFooter {
             };
             boolean string = element.isSetLogicalType() && element.getLogicalType().isSetSTRING()
                     || element.isSetConverted_type() && element.getConverted_type() == ConvertedType.UTF8;
+            // A DECIMAL in bytes (big-endian two's complement) reads as its unscaled integer when 64 bits hold it,
+            // as an INT32 or INT64 DECIMAL does; a wider one is left unread rather than misread.
+            int precision = element.isSetLogicalType() && element.getLogicalType().isSetDECIMAL()
+                    ? element.getLogicalType().getDECIMAL().getPrecision()
+                    : element.getConverted_type() == ConvertedType.DECIMAL ? element.getPrecision() : -1;
+            boolean longDecimal = precision > 0 && precision <= MAX_LONG_DECIMAL_PRECISION
+                    && (physical != PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY || element.getType_length() <= 8);
             Optional<ColumnType> type = switch (physical) {
                 case INT32, INT64 -> Optional.of(ColumnType.BIGINT);
                 case FLOAT, DOUBLE -> Optional.of(ColumnType.DOUBLE);
                 case BOOLEAN -> Optional.of(ColumnType.BOOLEAN);
-                case BINARY -> string ? Optional.of(ColumnType.STRING) : Optional.empty();
+                case BINARY -> string ? Optional.of(ColumnType.STRING)
+                        : longDecimal ? Optional.of(ColumnType.BIGINT) : Optional.empty();
+                case FIXED_LEN_BYTE_ARRAY -> longDecimal ? Optional.of(ColumnType.BIGINT) : Optional.empty();
                 default -> Optional.empty();
             };
             boolean required = element.getRepetition_type() == FieldRepetitionType.REQUIRED;
@@ -426,8 +438,10 @@ public final class ParquetFooter {
         if (statistics.isSetMin_value() && statistics.isSetMax_value()) {
             min = decodeValue(column, ByteBuffer.wrap(statistics.getMin_value()));
             max = decodeValue(column, ByteBuffer.wrap(statistics.getMax_value()));
-        } else if (statistics.isSetMin() && statistics.isSetMax() && column.type().get() != ColumnType.STRING) {
-            // The deprecated fields are in signed order: right for numbers, wrong for strings.
+        } else if (statistics.isSetMin() && statistics.isSetMax() && column.type().get() != ColumnType.STRING
+                && !isBytes(column)) {
+            // The deprecated fields are in signed order: right for numbers, wrong for strings and for decimals in
+            // bytes (compared as unsigned bytes).
             min = decodeValue(column, ByteBuffer.wrap(statistics.getMin()));
             max = decodeValue(column, ByteBuffer.wrap(statistics.getMax()));
         }
@@ -448,9 +462,32 @@ public final class ParquetFooter {
             case FLOAT -> n == 4 ? (Object) (double) le.getFloat(le.position()) : null;
             case DOUBLE -> n == 8 ? (Object) le.getDouble(le.position()) : null;
             case BOOLEAN -> n == 1 ? (Object) (le.get(le.position()) != 0) : null;
-            case BINARY -> column.type().isPresent() ? StandardCharsets.UTF_8.decode(le).toString() : null;
+            case BINARY -> column.type().orElse(null) == ColumnType.STRING ? StandardCharsets.UTF_8.decode(le)
+                    .toString() : column.type().isPresent() ? bigEndianLong(bytes) : null;
+            case FIXED_LEN_BYTE_ARRAY -> column.type().isPresent() ? bigEndianLong(bytes) : null;
             default -> null;
         };
+    }
+
+    private static boolean isBytes(ParquetColumn column) {
+        return column.physicalType() == PrimitiveTypeName.BINARY
+                || column.physicalType() == PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY;
+    }
+
+    /**
+     * A DECIMAL's unscaled integer from its big-endian two's complement bytes (at most 8), or null when there are
+     * more: the value would not fit.
+     */
+    static Long bigEndianLong(ByteBuffer bytes) {
+        int n = bytes.remaining();
+        if (n == 0 || n > 8) {
+            return n == 0 ? 0L : null;
+        }
+        long value = bytes.get(bytes.position());   // sign-extended
+        for (int i = 1; i < n; i++) {
+            value = (value << 8) | (bytes.get(bytes.position() + i) & 0xff);
+        }
+        return value;
     }
 
     private static Optional<ByteRange> pageIndexRange(List<RowGroupInfo> rowGroups) {

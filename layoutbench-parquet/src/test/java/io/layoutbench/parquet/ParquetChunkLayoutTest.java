@@ -12,13 +12,9 @@ import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 
-import org.apache.parquet.conf.PlainParquetConfiguration;
 import org.apache.parquet.example.data.Group;
 import org.apache.parquet.example.data.simple.SimpleGroupFactory;
-import org.apache.parquet.hadoop.ParquetFileWriter;
 import org.apache.parquet.hadoop.ParquetWriter;
-import org.apache.parquet.hadoop.example.ExampleParquetWriter;
-import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.MessageTypeParser;
 import org.junit.jupiter.api.Test;
@@ -56,11 +52,7 @@ class ParquetChunkLayoutTest {
                 + "optional group links { repeated int64 forward; repeated int64 backward; } }");
         Path file = dir.resolve("nested.parquet");
         SimpleGroupFactory rows = new SimpleGroupFactory(schema);
-        try (ParquetWriter<Group> writer = ExampleParquetWriter.builder(StreamOutputFile.of(file))
-                .withConf(new PlainParquetConfiguration()).withType(schema)
-                .withCodecFactory(UncompressedCodecFactory.INSTANCE)
-                .withCompressionCodec(CompressionCodecName.UNCOMPRESSED)
-                .withWriteMode(ParquetFileWriter.Mode.OVERWRITE).withRowGroupSize(4 << 10).build()) {
+        try (ParquetWriter<Group> writer = TestTables.groupWriter(file, schema).withRowGroupSize(4 << 10).build()) {
             for (long id = 0; id < 3000; id++) {
                 Group row = rows.newGroup().append("id", id);
                 Group links = row.addGroup("links");

@@ -14,11 +14,29 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
+import org.apache.parquet.conf.PlainParquetConfiguration;
+import org.apache.parquet.hadoop.ParquetFileWriter;
+import org.apache.parquet.hadoop.example.ExampleParquetWriter;
+import org.apache.parquet.hadoop.metadata.CompressionCodecName;
+import org.apache.parquet.schema.MessageType;
+
 /**
  * Deterministic test tables: every value of row {@code r} is a function of {@code r}, so a reader's output can be
  * checked row by row without keeping the input, and a blob from the wrong row is caught.
  */
 final class TestTables {
+
+    /**
+     * A writer of parquet-java's example {@link org.apache.parquet.example.data.Group} rows, uncompressed, without
+     * Hadoop: for schemas the table writer does not write (nested groups, DECIMALs in bytes).
+     */
+    static ExampleParquetWriter.Builder groupWriter(Path file, MessageType schema) {
+        return ExampleParquetWriter.builder(StreamOutputFile.of(file))
+                .withConf(new PlainParquetConfiguration()).withType(schema)
+                .withCodecFactory(UncompressedCodecFactory.INSTANCE)
+                .withCompressionCodec(CompressionCodecName.UNCOMPRESSED)
+                .withWriteMode(ParquetFileWriter.Mode.OVERWRITE);
+    }
 
     static final String[] LABELS = {"streetcar", "tench", "goldfish", "great white shark", "tiger shark",
         "hammerhead", "electric ray", "stingray", "cock", "hen", "ostrich", "brambling"};

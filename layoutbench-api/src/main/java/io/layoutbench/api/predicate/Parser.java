@@ -191,8 +191,8 @@ final class Parser {
         boolean negated = false;
         if (t.isKeyword("NOT")) {
             Token after = tokens.get(index + 1);
-            if (!after.isKeyword("IN") && !after.isKeyword("LIKE")) {
-                throw syntax("IN or LIKE after NOT", after);
+            if (!after.isKeyword("IN") && !after.isKeyword("LIKE") && !after.isKeyword("BETWEEN")) {
+                throw syntax("IN, LIKE or BETWEEN after NOT", after);
             }
             next();
             negated = true;
@@ -204,6 +204,9 @@ final class Parser {
         } else if (keyword.isKeyword("LIKE")) {
             next();
             return like(left, negated, keyword);
+        } else if (keyword.isKeyword("BETWEEN")) {
+            next();
+            return between(left, negated, keyword);
         } else if (keyword.isKeyword("IS")) {
             next();
             boolean not = false;
@@ -250,6 +253,25 @@ final class Parser {
         }
         return build(() -> negated ? Expressions.notIn(operand.expr(), values)
                 : Expressions.in(operand.expr(), values), keyword.start(), operand.offset());
+    }
+
+    /**
+     * {@code operand [NOT] BETWEEN low AND high}, which SQL defines as {@code operand >= low AND operand <= high}
+     * (negated: {@code NOT (...)}), and which is built, and printed, as that.
+     */
+    private Parsed between(Parsed operand, boolean negated, Token keyword) {
+        Parsed low = additive();
+        if (!peek().isKeyword("AND")) {
+            throw syntax("AND between the bounds of BETWEEN at " + where(keyword.start()), peek());
+        }
+        next();
+        Parsed high = additive();
+        return build(() -> {
+            Expression range = Expressions.and(Expressions.comparison(ComparisonOperator.GREATER_THAN_OR_EQUAL,
+                    operand.expr(), low.expr()), Expressions.comparison(ComparisonOperator.LESS_THAN_OR_EQUAL,
+                    operand.expr(), high.expr()));
+            return negated ? Expressions.not(range) : range;
+        }, keyword.start(), operand.offset());
     }
 
     private Parsed like(Parsed operand, boolean negated, Token keyword) {

@@ -11,8 +11,9 @@ import java.util.OptionalLong;
  * {@code human_label = 'lemon' LIMIT 10}. {@code toString()} prints SQL that parses back to an equal query.
  *
  * <p>Parsing is case-insensitive for keywords; strings are single-quoted ({@code ''} for a quote), identifiers may
- * be double-quoted; precedence is SQL's: {@code OR < AND < NOT < comparison, IN, LIKE, IS NULL < + - < * / <
- * unary -}. A bare {@code LIMIT n} selects the first n rows. Comments are SQL's: {@code --} to the end of the line
+ * be double-quoted; precedence is SQL's: {@code OR < AND < NOT < comparison, IN, LIKE, BETWEEN, IS NULL < + - < * / <
+ * unary -}. {@code x [NOT] BETWEEN a AND b} is {@code [NOT] (x >= a AND x <= b)}, and prints as that. A bare
+ * {@code LIMIT n} selects the first n rows. Comments are SQL's: {@code --} to the end of the line
  * and {@code /* ... *}{@code /} (nesting, as in DuckDB), so {@code width > 0 -- 1000} is {@code width > 0}, while
  * {@code width > 0 - -1000} is arithmetic. Errors are {@link PredicateParseException}s naming the position, what was
  * expected and what was found.

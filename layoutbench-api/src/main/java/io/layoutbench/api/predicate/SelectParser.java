@@ -27,8 +27,9 @@ import java.util.stream.Collectors;
  * statement := SELECT item (',' item)* FROM name [WHERE or] [GROUP BY column (',' column)*]
  *              [ORDER BY key [ASC | DESC] (',' key [ASC | DESC])*] [LIMIT integer] [';'] END
  * item      := '*' | key
- * key       := function '(' ('*' | column) ')' | column     -- '*' in COUNT only
+ * key       := function '(' ('*' | argument) ')' | column   -- '*' in COUNT only
  * function  := COUNT | SUM | MIN | MAX | AVG                  -- a function only when '(' follows
+ * argument  := additive                                      -- a value reading at least one column
  * column    := identifier | "quoted identifier"             -- parsed as a value, so 'price + 1' is named in the error
  * name      := identifier | "quoted identifier"
  * </pre>
@@ -136,10 +137,10 @@ final class SelectParser {
             throw parser.error("Invalid aggregate", "expected a column in " + function + "(...) but found '*';"
                     + " only COUNT(*) counts rows", star.start());
         } else {
-            Parsed column = column("a column" + (function == Function.COUNT ? " or '*'" : "") + " in " + function
+            Parsed value = argument("a column" + (function == Function.COUNT ? " or '*'" : "") + " in " + function
                     + "(...)");
-            checkType(function, column.expr(), name.start());
-            argument = Optional.of(column.expr());
+            checkType(function, value.expr(), name.start());
+            argument = Optional.of(value.expr());
         }
         if (!acceptSymbol(")")) {
             throw parser.syntax("')' to close " + function + "( at " + parser.where(name.start()), parser.peek());
@@ -168,6 +169,37 @@ final class SelectParser {
                     + TypeRules.excerpt(parsed.expr()) + "; only columns are supported here", parsed.offset());
         }
         return parsed;
+    }
+
+    /**
+     * An aggregate's argument: a column or arithmetic on columns ({@code l_extendedprice * (1 - l_discount)}), as
+     * TPC-H aggregates them; a value without a column ({@code SUM(1)}) is refused, since it says nothing of the rows.
+     */
+    private Parsed argument(String expected) {
+        Token t = parser.peek();
+        if (t.type() == Type.END || t.type() == Type.WORD && parser.isReserved(t)
+                && !VALUE_KEYWORDS.contains(t.text().toUpperCase(Locale.ROOT))
+                || t.type() == Type.SYMBOL && !t.isSymbol("(") && !t.isSymbol("-")) {
+            throw parser.syntax(expected, t);
+        }
+        Parsed parsed = parser.value();
+        if (!readsColumn(parsed.expr())) {
+            throw parser.error("Unsupported expression", "expected " + expected + " but found "
+                    + TypeRules.excerpt(parsed.expr()) + ", which reads no column", parsed.offset());
+        }
+        return parsed;
+    }
+
+    private static boolean readsColumn(Expression expression) {
+        boolean[] found = {false};
+        expression.accept(new ExpressionVisitor.Walker() {
+            @Override
+            public Void visitColumn(ColumnRef column) {
+                found[0] = true;
+                return null;
+            }
+        });
+        return found[0];
     }
 
     private String name() {

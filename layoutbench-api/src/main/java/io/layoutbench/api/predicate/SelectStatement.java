@@ -18,7 +18,8 @@ import java.util.stream.Collectors;
  * </pre>
  *
  * <p>An item is {@code *}, a column, or an aggregate: {@code COUNT(*)}, or {@code COUNT}, {@code SUM}, {@code MIN},
- * {@code MAX} or {@code AVG} of a column; an ORDER BY key is a column or an aggregate. Aggregate names are not
+ * {@code MAX} or {@code AVG} of a column or of arithmetic on columns ({@code SUM(l_extendedprice * (1 - l_discount))},
+ * as TPC-H writes it); an ORDER BY key is a column or an aggregate. Aggregate names are not
  * reserved (a column may be called {@code count}); the clause keywords {@code SELECT FROM WHERE GROUP ORDER BY ASC
  * DESC} are, inside a statement only: double-quote a column called {@code "order"}. A statement that aggregates
  * (it has an aggregate or a GROUP BY) may select a column only if it is in GROUP BY, and not {@code *}. What runs a
@@ -139,8 +140,8 @@ public record SelectStatement(List<Item> items, String from, Query where, List<C
      * }</pre>
      *
      * @param function the function
-     * @param argument what it aggregates, empty only for {@code COUNT(*)}; the parser accepts a column, the type
-     *                 leaves room for expressions such as {@code SUM(l_extendedprice * (1 - l_discount))}
+     * @param argument what it aggregates, empty only for {@code COUNT(*)}: a column, or arithmetic reading at least
+     *                 one column such as {@code SUM(l_extendedprice * (1 - l_discount))}
      */
     public record Aggregate(Function function, Optional<Expression> argument) implements Item {
         public Aggregate {

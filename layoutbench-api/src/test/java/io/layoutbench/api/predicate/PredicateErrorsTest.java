@@ -53,11 +53,11 @@ class PredicateErrorsTest {
                         "Syntax error at column 10: expected AND, OR, LIMIT or end of input but found ';'"),
                 unbound("width 500", 7,
                         "Syntax error at column 7: expected AND, OR, LIMIT or end of input but found integer 500"),
-                unbound("width BETWEEN 1 AND 2", 7, "Syntax error at column 7: expected AND, OR, LIMIT or end of"
-                        + " input but found identifier BETWEEN"),
+                unbound("width BETWEEN 1 OR 2", 17, "Syntax error at column 17: expected AND between the bounds of"
+                        + " BETWEEN at column 7 but found keyword OR"),
                 unbound("1 < width < 5", 11, "Syntax error at column 11: expected AND, OR, LIMIT or end of input"
                         + " (comparisons cannot be chained) but found '<'"),
-                unbound("width NOT 5", 11, "Syntax error at column 11: expected IN or LIKE after NOT but found"
+                unbound("width NOT 5", 11, "Syntax error at column 11: expected IN, LIKE or BETWEEN after NOT but found"
                         + " integer 5"),
                 unbound("x IS 5", 6, "Syntax error at column 6: expected NULL after IS but found integer 5"),
                 // Unknown functions and CAST

@@ -54,6 +54,15 @@ class QueryParserTest {
     }
 
     @Test
+    void betweenIsBothBoundsIncluded() {
+        assertThat(where("d BETWEEN 0.05 AND 0.07 AND q < 24")).isEqualTo(and(greaterThanOrEqual(column("d"),
+                lit(0.05)), Expressions.lessThanOrEqual(column("d"), lit(0.07)), lessThan(column("q"), lit(24))));
+        assertThat(where("d not between 1 and 2 + 1")).isEqualTo(not(and(greaterThanOrEqual(column("d"), lit(1)),
+                Expressions.lessThanOrEqual(column("d"), lit(3)))));
+        assertThat(Query.parse("d BETWEEN 1 AND 3")).hasToString("d >= 1 AND d <= 3");
+    }
+
+    @Test
     void literalsAndIdentifiers() {
         assertThat(where("label = 'it''s'")).isEqualTo(equal(column("label"), lit("it's")));
         assertThat(where("label = ''")).isEqualTo(equal(column("label"), lit("")));

@@ -18,6 +18,7 @@ import io.layoutbench.api.predicate.ExpressionVisitor;
 import io.layoutbench.api.predicate.Expressions;
 import io.layoutbench.api.predicate.Literal;
 import io.layoutbench.api.predicate.Query;
+import io.layoutbench.api.predicate.SelectStatement;
 import io.layoutbench.fusion.store.FacBackend;
 import io.layoutbench.fusion.store.FacManifest;
 import io.layoutbench.fusion.store.FacStatistics;
@@ -25,19 +26,28 @@ import io.layoutbench.parquet.ColumnChunkInfo;
 import io.layoutbench.parquet.ParquetObject;
 import io.layoutbench.parquet.RowGroupInfo;
 
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.math.MathContext;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.OptionalInt;
+import java.util.OptionalLong;
 import java.util.Set;
+import java.util.stream.IntStream;
 
 import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
+import org.roaringbitmap.IntIterator;
 import org.roaringbitmap.RoaringBitmap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -52,8 +62,13 @@ import org.slf4j.LoggerFactory;
  * evaluated here on chunks fetched compressed. The bitmaps are ANDed: the selectivity is now exact. <b>Project</b>:
  * per selected row group and projected column, the projection is pushed down (the node returns the selected values,
  * uncompressed) when the {@link CostEquation} holds, else the chunk is fetched compressed and projected here.
- * With the pushdown plan, aggregates are pushed down: a node returns a 32-byte partial. With nodes down, a chunk
- * whose block is lost is rebuilt by another node from k blocks of its stripe, and the query still answers.
+ * With the pushdown plan, aggregates of a column are pushed down: a node returns a 32-byte partial. <b>GROUP BY</b>
+ * adds a key round between the two: the node holding each key chunk returns the distinct keys of the selected rows
+ * and a bit-packed id per row (or the chunk is fetched when it is smaller), the coordinator numbers the groups and
+ * sends each node that aggregates the rows' group ids with the bitmap, and the node returns a partial per group.
+ * Arithmetic in aggregates runs here on projected values. ORDER BY and LIMIT apply to the result here. With nodes
+ * down, a chunk whose block is lost is rebuilt by another node from k blocks of its stripe, and the query still
+ * answers.
  *
  * <p>Before the filter stage a {@link QueryPlan} is chosen per query ({@link PushdownMode#FUSION}): when pricing
  * both plans (bytes, round trips, where the work runs) says the filter round cannot pay for itself, as when the
@@ -81,6 +96,8 @@ import org.slf4j.LoggerFactory;
 public final class PushdownEngine {
 
     private static final Logger LOG = LoggerFactory.getLogger(PushdownEngine.class);
+    /** Most key tuples a row group's groups are numbered through a table rather than a hash map (4 MiB of ints). */
+    private static final int DIRECT_GROUP_TABLE = 1 << 20;
     /** Bytes of an operation request besides its predicate and bitmap: object, range, column, operation. */
     private static final int REQUEST_HEADER_BYTES = 64;
 
@@ -140,7 +157,8 @@ public final class PushdownEngine {
             Set<String> predicateColumns = columnsOf(predicate);
             Set<String> used = new LinkedHashSet<>(predicateColumns);
             query.items().forEach(item -> used.addAll(item instanceof SelectItem.ColumnItem c ? Set.of(c.column())
-                    : ((SelectItem.Aggregate) item).column().map(Set::of).orElse(Set.of())));
+                    : ((SelectItem.Aggregate) item).columns()));
+            used.addAll(query.groupBy());
             columns.checkSupported(used);
 
             List<RowGroupInfo> kept = new ArrayList<>();
@@ -167,21 +185,37 @@ public final class PushdownEngine {
                 fetched.put(group.index(), here);
                 selected.put(group.index(), filter(group, predicate, here));
             }
-            if (!query.isAggregate()) {
-                applyLimit(selected, query.where());   // an aggregate's LIMIT applies to its one result row
+            if (!query.isAggregate() && query.orderBy().isEmpty()) {
+                // Otherwise LIMIT applies to the result: the groups, or the rows once ordered.
+                applyLimit(selected, query.where());
             }
             finishStage();
 
-            // Projection stage.
+            ResultTable result = query.isAggregate() ? new Grouping(query).run(selected, fetched)
+                    : projection(query, selected, fetched);
+            long start = System.nanoTime();
+            result = result.ordered(query.orderBy(), query.isAggregate() ? query.where().limit()
+                    : query.orderBy().isEmpty() ? OptionalLong.empty() : query.where().limit());
+            latencyNanos += System.nanoTime() - start;
+            workNanos += System.nanoTime() - start;
+            PushdownReport report = new PushdownReport(mode, plan, rowGroups.size(), pruned, toCoordinator, toNodes,
+                    betweenNodes, rpcs, Duration.ofNanos(latencyNanos), workNanos, degraded, decisions);
+            LOG.debug("{} on {} ({}): {} rows, {} bytes moved, {} ms modelled", query, key, mode,
+                    result.table().rowCount(), report.networkBytes(), report.latency().toMillis());
+            return new PushdownResult(query, query.items().stream().map(SelectItem::label).toList(), result.table(),
+                    report, result.decimals());
+        }
+
+        /** The projection stage of a query without aggregates: every selected row's values. */
+        private ResultTable projection(SelectQuery query, Map<Integer, RoaringBitmap> selected,
+                Map<Integer, Map<String, ColumnVector>> fetched) {
             stage = new Stage();
             List<ColumnVectorBuilder> results = new ArrayList<>();
-            List<AggregatePartial> partials = new ArrayList<>();
+            List<List<BigDecimal>> exact = new ArrayList<>();
             for (SelectItem item : query.items()) {
-                if (item instanceof SelectItem.ColumnItem c) {
-                    results.add(columns.resultBuilder(c.column()));
-                } else {
-                    partials.add(new AggregatePartial());
-                }
+                String column = ((SelectItem.ColumnItem) item).column();
+                results.add(columns.resultBuilder(column));
+                exact.add(columns.decimalScale(column).isPresent() ? new ArrayList<>() : null);
             }
             for (Map.Entry<Integer, RoaringBitmap> entry : selected.entrySet()) {
                 RowGroupInfo group = columns.footer().rowGroup(entry.getKey());
@@ -189,19 +223,30 @@ public final class PushdownEngine {
                 if (rows.isEmpty()) {
                     continue;
                 }
-                project(query, group, rows, fetched.get(group.index()), results, partials);
-                fetched.remove(group.index());   // decoded chunks are dropped row group by row group
-                decodedOnNodes.keySet().removeIf(id -> id.startsWith(group.index() + "/"));
+                project(query, group, rows, fetched.get(group.index()), results, exact);
+                dropRowGroup(group, fetched);
             }
             finishStage();
+            List<Column> schema = new ArrayList<>();
+            Map<Integer, List<BigDecimal>> decimals = new HashMap<>();
+            for (int i = 0; i < query.items().size(); i++) {
+                String name = ((SelectItem.ColumnItem) query.items().get(i)).column();
+                if (taken(schema, name)) {
+                    throw new IllegalArgumentException("Column " + name + " is selected twice in " + query);
+                }
+                schema.add(columns.schema().column(name));
+                if (exact.get(i) != null) {
+                    decimals.put(i, exact.get(i));
+                }
+            }
+            return new ResultTable(ColumnarTable.fromColumns(new MetadataSchema(schema),
+                    results.stream().map(ColumnVectorBuilder::build).toList()), decimals);
+        }
 
-            ColumnarTable table = query.isAggregate() ? aggregates(query, partials, query.where().limit().orElse(1))
-                    : rows(query, results);
-            PushdownReport report = new PushdownReport(mode, plan, rowGroups.size(), pruned, toCoordinator, toNodes,
-                    betweenNodes, rpcs, Duration.ofNanos(latencyNanos), workNanos, degraded, decisions);
-            LOG.debug("{} on {} ({}): {} rows, {} bytes moved, {} ms modelled", query, key, mode, table.rowCount(),
-                    report.networkBytes(), report.latency().toMillis());
-            return new PushdownResult(query, query.items().stream().map(SelectItem::label).toList(), table, report);
+        /** Decoded chunks are dropped row group by row group, at the coordinator and on the nodes. */
+        private void dropRowGroup(RowGroupInfo group, Map<Integer, Map<String, ColumnVector>> fetched) {
+            fetched.remove(group.index());
+            decodedOnNodes.keySet().removeIf(id -> id.startsWith(group.index() + "/"));
         }
 
         /**
@@ -213,17 +258,21 @@ public final class PushdownEngine {
                 return new QueryPlan(QueryPlan.Kind.FETCH, Duration.ZERO, Duration.ZERO,
                         "the baseline fetches every chunk it needs");
             }
-            List<String> projected = new ArrayList<>();
-            List<String> aggregated = new ArrayList<>();
+            Set<String> projected = new LinkedHashSet<>();
+            Set<String> aggregated = new LinkedHashSet<>();
             for (SelectItem item : query.items()) {
-                if (item instanceof SelectItem.ColumnItem c) {
+                if (item instanceof SelectItem.ColumnItem c && !query.isAggregate()) {
                     projected.add(c.column());
-                } else {
-                    ((SelectItem.Aggregate) item).column().ifPresent(aggregated::add);
+                } else if (item instanceof SelectItem.Aggregate a && a.column().isPresent()) {
+                    aggregated.add(a.column().get());
+                } else if (item instanceof SelectItem.Aggregate a) {
+                    projected.addAll(a.columns());   // arithmetic runs at the coordinator on projected values
                 }
             }
+            aggregated.removeAll(projected);
             QueryPlan priced = new QueryPlanner(columns, network, nodeCount, chunk -> homeNode(chunk.byteRange()))
-                    .choose(kept, predicate, projected, aggregated, mode == PushdownMode.PUSH_ALL);
+                    .choose(kept, predicate, List.copyOf(projected), List.copyOf(aggregated), query.groupBy(),
+                            mode == PushdownMode.PUSH_ALL);
             if (mode == PushdownMode.FUSION) {
                 return priced;
             }
@@ -305,49 +354,42 @@ public final class PushdownEngine {
         // ---- projection and aggregation
 
         private void project(SelectQuery query, RowGroupInfo group, RoaringBitmap rows,
-                Map<String, ColumnVector> fetched, List<ColumnVectorBuilder> results,
-                List<AggregatePartial> partials) {
-            double selectivity = (double) rows.getCardinality() / group.rowCount();
-            int nextColumn = 0;
-            int nextPartial = 0;
-            for (SelectItem item : query.items()) {
-                if (item instanceof SelectItem.ColumnItem c) {
-                    ColumnVectorBuilder result = results.get(nextColumn++);
-                    ColumnChunkInfo chunk = group.column(c.column());
-                    boolean push = !fetchPlan && (mode == PushdownMode.PUSH_ALL
-                            || CostEquation.pushesProjection(selectivity, chunk.compressibility()));
-                    if (push && !fetched.containsKey(c.column())) {
-                        ByteBuffer values = projectOnNode(group, c.column(), rows, selectivity);
-                        long start = System.nanoTime();
-                        columns.append(result, c.column(), ProjectedValues.decode(c.column(), values), null);
-                        stage.coordinatorNanos += System.nanoTime() - start;
-                    } else {
-                        ColumnVector values = fetchChunk(group, c.column(), "project", selectivity, fetched);
-                        long start = System.nanoTime();
-                        columns.append(result, c.column(), values, rows);
-                        stage.coordinatorNanos += System.nanoTime() - start;
-                    }
-                } else {
-                    SelectItem.Aggregate aggregate = (SelectItem.Aggregate) item;
-                    AggregatePartial total = partials.get(nextPartial++);
-                    if (aggregate.column().isEmpty()) {
-                        total.count += rows.getCardinality();   // COUNT(*): the bitmap says it all
-                        continue;
-                    }
-                    String column = aggregate.column().get();
-                    String where = aggregate.label() + " over row group " + group.index() + " of " + key;
-                    AggregatePartial partial;
-                    if (fetchPlan || fetched.containsKey(column)) {
-                        ColumnVector values = fetchChunk(group, column, "aggregate", selectivity, fetched);
-                        long start = System.nanoTime();
-                        partial = AggregatePartial.of(values, rows, where);
-                        stage.coordinatorNanos += System.nanoTime() - start;
-                    } else {
-                        partial = aggregateOnNode(group, column, rows, selectivity, where);
-                    }
-                    total.merge(partial, aggregate.label() + " of " + key);
-                }
+                Map<String, ColumnVector> fetched, List<ColumnVectorBuilder> results, List<List<BigDecimal>> exact) {
+            for (int i = 0; i < query.items().size(); i++) {
+                String column = ((SelectItem.ColumnItem) query.items().get(i)).column();
+                ColumnVector values = selectedValues(group, column, rows, fetched);
+                long start = System.nanoTime();
+                columns.append(results.get(i), exact.get(i), column, values, null);
+                stage.coordinatorNanos += System.nanoTime() - start;
             }
+        }
+
+        /**
+         * The values of {@code column} in {@code rows}, densely (row i is the i-th selected row), raw (a date as its
+         * day number, a DECIMAL unscaled): projected on the node holding the chunk when the {@link CostEquation}
+         * says so, else from the chunk fetched compressed.
+         */
+        private ColumnVector selectedValues(RowGroupInfo group, String column, RoaringBitmap rows,
+                Map<String, ColumnVector> fetched) {
+            double selectivity = (double) rows.getCardinality() / group.rowCount();
+            ColumnChunkInfo chunk = group.column(column);
+            boolean push = !fetchPlan && (mode == PushdownMode.PUSH_ALL
+                    || CostEquation.pushesProjection(selectivity, chunk.compressibility()));
+            if (push && !fetched.containsKey(column)) {
+                ByteBuffer values = projectOnNode(group, column, rows, selectivity);
+                long start = System.nanoTime();
+                ColumnVector decoded = ProjectedValues.decode(column, values);
+                stage.coordinatorNanos += System.nanoTime() - start;
+                return decoded;
+            }
+            ColumnVector values = fetchChunk(group, column, "project", selectivity, fetched);
+            long start = System.nanoTime();
+            ColumnVectorBuilder dense = ColumnVectorBuilder.of(values.type(), rows.getCardinality());
+            for (IntIterator it = rows.getIntIterator(); it.hasNext(); ) {
+                dense.append(values, it.next());
+            }
+            stage.coordinatorNanos += System.nanoTime() - start;
+            return dense.build();
         }
 
         private ByteBuffer projectOnNode(RowGroupInfo group, String column, RoaringBitmap rows, double selectivity) {
@@ -363,18 +405,55 @@ public final class PushdownEngine {
             return reply;
         }
 
-        private AggregatePartial aggregateOnNode(RowGroupInfo group, String column, RoaringBitmap rows,
-                double selectivity, String where) {
+        /**
+         * Per group, the partial of {@code column} over {@code rows}, computed by the node holding the chunk: it is
+         * sent the selection bitmap and, with GROUP BY, each selected row's group id (bit-packed) and returns one
+         * partial per group.
+         */
+        private AggregatePartial[] aggregateOnNode(RowGroupInfo group, String column, RoaringBitmap rows,
+                int[] groupIds, int groups, boolean grouped) {
             ColumnChunkInfo chunk = group.column(column);
-            long request = REQUEST_HEADER_BYTES + rows.serializedSizeInBytes();
+            long request = REQUEST_HEADER_BYTES + rows.serializedSizeInBytes()
+                    + (grouped ? GroupKeys.packIds(groupIds, groups).remaining() : 0);
             long start = System.nanoTime();
             NodeChunk decoded = decodeOnNode(group, column);
-            AggregatePartial partial = AggregatePartial.of(decoded.values(), rows, where);
-            stage.nodeWork(decoded.node(), System.nanoTime() - start, request, AggregatePartial.WIRE_BYTES,
+            AggregatePartial[] partials = AggregatePartial.ofGroups(decoded.values(), rows, groupIds, groups);
+            long reply = AggregatePartial.wireBytes(partials);
+            stage.nodeWork(decoded.node(), System.nanoTime() - start, request, reply, decoded.remoteBytes());
+            decide(group.index(), column, "aggregate", (double) rows.getCardinality() / group.rowCount(),
+                    chunk.compressibility(), true, request + reply);
+            return partials;
+        }
+
+        /**
+         * The group keys of {@code rows} in {@code column}: from the node holding the key chunk (distinct values and
+         * bit-packed ids, {@link GroupKeys}) when that moves fewer bytes than the chunk, else from the chunk fetched.
+         */
+        private GroupKeys.Decoded groupKeys(RowGroupInfo group, String column, RoaringBitmap rows,
+                Map<String, ColumnVector> fetched) {
+            ColumnChunkInfo chunk = group.column(column);
+            double selectivity = (double) rows.getCardinality() / group.rowCount();
+            long request = REQUEST_HEADER_BYTES + rows.serializedSizeInBytes();
+            boolean push = !fetchPlan && !fetched.containsKey(column) && (mode == PushdownMode.PUSH_ALL
+                    || request + QueryPlanner.groupKeyBytes(chunk, rows.getCardinality()) < chunk.byteRange().length());
+            if (!push) {
+                ColumnVector values = fetchChunk(group, column, "group", selectivity, fetched);
+                long start = System.nanoTime();
+                GroupKeys.Decoded keys = GroupKeys.decode(column, GroupKeys.encode(values, rows, isNarrow(column)));
+                stage.coordinatorNanos += System.nanoTime() - start;
+                return keys;
+            }
+            long start = System.nanoTime();
+            NodeChunk decoded = decodeOnNode(group, column);
+            ByteBuffer reply = GroupKeys.encode(decoded.values(), rows, isNarrow(column));
+            stage.nodeWork(decoded.node(), System.nanoTime() - start, request, reply.remaining(),
                     decoded.remoteBytes());
-            decide(group.index(), column, "aggregate", selectivity, chunk.compressibility(), true,
-                    request + AggregatePartial.WIRE_BYTES);
-            return partial;
+            decide(group.index(), column, "group", selectivity, chunk.compressibility(), true,
+                    request + reply.remaining());
+            start = System.nanoTime();
+            GroupKeys.Decoded keys = GroupKeys.decode(column, reply);
+            stage.coordinatorNanos += System.nanoTime() - start;
+            return keys;
         }
 
         private boolean isNarrow(String column) {
@@ -489,49 +568,330 @@ public final class PushdownEngine {
             }
         }
 
-        private ColumnarTable rows(SelectQuery query, List<ColumnVectorBuilder> results) {
-            List<Column> schema = new ArrayList<>();
-            for (SelectItem item : query.items()) {
-                String name = ((SelectItem.ColumnItem) item).column();
-                if (schema.stream().anyMatch(c -> c.name().equalsIgnoreCase(name))) {
-                    throw new IllegalArgumentException("Column " + name + " is selected twice in " + query);
-                }
-                schema.add(columns.schema().column(name));
-            }
-            return ColumnarTable.fromColumns(new MetadataSchema(schema),
-                    results.stream().map(ColumnVectorBuilder::build).toList());
-        }
+        /**
+         * Aggregates, over groups with GROUP BY, else over one group. The <b>key round</b> obtains each selected row's
+         * group: per row group and key, the node holding the key chunk returns the distinct keys of the selected rows
+         * and a bit-packed id per row ({@link GroupKeys}), or the key chunk is fetched when that moves fewer bytes;
+         * the coordinator numbers the row group's groups (the key tuples it met). The <b>aggregate round</b>: each
+         * node holding an aggregated chunk is sent the selection bitmap and the rows' group ids, bit-packed, and
+         * returns one partial per group; arithmetic arguments are evaluated here on their columns' selected values
+         * (projected or fetched per the cost equation). The coordinator merges the partials into the groups.
+         */
+        private final class Grouping {
+            private final SelectQuery query;
+            private final List<String> keys;
+            /** Groups by their raw key values, numbered in order of discovery. */
+            private final Map<List<Object>, Integer> groupIndex = new HashMap<>();
+            private final List<List<Object>> groupKeys = new ArrayList<>();
+            /** COUNT(*) per group. */
+            private final List<long[]> rowCounts = new ArrayList<>();
+            /** Per aggregate argument (its SQL), the partial of each group. */
+            private final Map<String, List<AggregatePartial>> partials = new HashMap<>();
+            /** Arguments that are one column: aggregated on the node holding its chunk. */
+            private final Set<String> onNodes = new LinkedHashSet<>();
+            /** Arithmetic arguments, evaluated here. */
+            private final Map<String, Expression> arithmetic = new LinkedHashMap<>();
 
-        private ColumnarTable aggregates(SelectQuery query, List<AggregatePartial> partials, long limit) {
-            List<Column> schema = new ArrayList<>();
-            List<Object> values = new ArrayList<>();
-            for (int i = 0; i < partials.size(); i++) {
-                SelectItem.Aggregate item = (SelectItem.Aggregate) query.items().get(i);
-                AggregatePartial p = partials.get(i);
-                ColumnType type = item.column().map(columns::type).orElse(ColumnType.BIGINT);
-                boolean date = item.column().map(columns::isDate).orElse(false);
-                Object value = switch (item.function()) {
+            Grouping(SelectQuery query) {
+                this.query = query;
+                this.keys = query.groupBy();
+                for (SelectItem item : query.items()) {
+                    if (item instanceof SelectItem.Aggregate a && a.column().isPresent()) {
+                        onNodes.add(a.column().get());
+                    } else if (item instanceof SelectItem.Aggregate a && a.argument().isPresent()) {
+                        arithmetic.put(a.argument().get().toString(), a.argument().get());
+                    }
+                }
+                if (!query.isGrouped()) {
+                    group(List.of());   // one row even when no row is selected
+                }
+            }
+
+            ResultTable run(Map<Integer, RoaringBitmap> selected, Map<Integer, Map<String, ColumnVector>> fetched) {
+                stage = new Stage();
+                Map<Integer, LocalGroups> local = new LinkedHashMap<>();   // row group order: sums add in file order
+                for (Map.Entry<Integer, RoaringBitmap> entry : selected.entrySet()) {
+                    if (!entry.getValue().isEmpty()) {
+                        RowGroupInfo group = columns.footer().rowGroup(entry.getKey());
+                        local.put(group.index(), localGroups(group, entry.getValue(), fetched.get(group.index())));
+                    }
+                }
+                finishStage();
+                stage = new Stage();
+                for (Map.Entry<Integer, LocalGroups> entry : local.entrySet()) {
+                    RowGroupInfo group = columns.footer().rowGroup(entry.getKey());
+                    aggregate(group, selected.get(group.index()), entry.getValue(), fetched.get(group.index()));
+                    dropRowGroup(group, fetched);
+                }
+                finishStage();
+                long start = System.nanoTime();
+                ResultTable result = result();
+                latencyNanos += System.nanoTime() - start;
+                workNanos += System.nanoTime() - start;
+                return result;
+            }
+
+            /** The global group of a key tuple, created on first sight. */
+            private int group(List<Object> key) {
+                Integer g = groupIndex.get(key);
+                if (g == null) {
+                    g = groupKeys.size();
+                    groupIndex.put(key, g);
+                    groupKeys.add(key);
+                    rowCounts.add(new long[1]);
+                }
+                return g;
+            }
+
+            /** The groups of one row group's selected rows: per row a local group, per local group a global one. */
+            private LocalGroups localGroups(RowGroupInfo group, RoaringBitmap rows, Map<String, ColumnVector> fetched) {
+                int count = rows.getCardinality();
+                if (keys.isEmpty()) {
+                    return new LocalGroups(new int[count], new int[] {0});
+                }
+                List<GroupKeys.Decoded> perKey = new ArrayList<>();
+                for (String column : keys) {
+                    perKey.add(groupKeys(group, column, rows, fetched));
+                }
+                long start = System.nanoTime();
+                // A row's tuple of key ids as one number (mixed radix over the dictionaries' sizes): a table lookup
+                // when the tuples are few, as they are for keys of few values, else a hash lookup.
+                long tuples = 1;
+                for (GroupKeys.Decoded k : perKey) {
+                    tuples = tuples > Long.MAX_VALUE / Math.max(1, k.dictionary().size()) ? -1
+                            : tuples * Math.max(1, k.dictionary().size());
+                    if (tuples < 0) {
+                        break;
+                    }
+                }
+                int[] table = tuples >= 0 && tuples <= DIRECT_GROUP_TABLE ? new int[(int) tuples] : null;
+                if (table != null) {
+                    Arrays.fill(table, -1);
+                }
+                Map<Object, Integer> seen = new HashMap<>();
+                int[] ids = new int[count];
+                List<Integer> toGlobal = new ArrayList<>();
+                for (int i = 0; i < count; i++) {
+                    long code = 0;
+                    for (int k = perKey.size() - 1; k >= 0 && tuples >= 0; k--) {
+                        code = code * perKey.get(k).dictionary().size() + perKey.get(k).ids()[i];
+                    }
+                    int g = table != null ? table[(int) code] : -1;
+                    if (table == null) {
+                        Object tuple = tuples >= 0 ? (Object) code : tupleOf(perKey, i);
+                        Integer known = seen.get(tuple);
+                        g = known == null ? -1 : known;
+                        if (g < 0) {
+                            seen.put(tuple, toGlobal.size());
+                        }
+                    }
+                    if (g < 0) {
+                        g = toGlobal.size();
+                        if (table != null) {
+                            table[(int) code] = g;
+                        }
+                        toGlobal.add(group(keyValues(perKey, i)));
+                    }
+                    ids[i] = g;
+                }
+                stage.coordinatorNanos += System.nanoTime() - start;
+                return new LocalGroups(ids, toGlobal.stream().mapToInt(Integer::intValue).toArray());
+            }
+
+            private static List<Integer> tupleOf(List<GroupKeys.Decoded> perKey, int row) {
+                List<Integer> tuple = new ArrayList<>(perKey.size());
+                perKey.forEach(k -> tuple.add(k.ids()[row]));
+                return tuple;
+            }
+
+            /** The raw key values of the {@code row}-th selected row; SQL puts 0.0 and -0.0 in one group. */
+            private static List<Object> keyValues(List<GroupKeys.Decoded> perKey, int row) {
+                Object[] values = new Object[perKey.size()];
+                for (int k = 0; k < values.length; k++) {
+                    Object value = perKey.get(k).dictionary().get(perKey.get(k).ids()[row]);
+                    values[k] = value instanceof Double d && d == 0 ? (Object) 0.0 : value;
+                }
+                return Arrays.asList(values);
+            }
+
+            private void aggregate(RowGroupInfo group, RoaringBitmap rows, LocalGroups local,
+                    Map<String, ColumnVector> fetched) {
+                int count = rows.getCardinality();
+                double selectivity = (double) count / group.rowCount();
+                int groups = local.toGlobal().length;
+                long start = System.nanoTime();
+                for (int id : local.ids()) {
+                    rowCounts.get(local.toGlobal()[id])[0]++;
+                }
+                stage.coordinatorNanos += System.nanoTime() - start;
+                Map<String, ColumnVector> dense = new HashMap<>();
+                for (Expression argument : arithmetic.values()) {
+                    for (String column : columnsOf(argument)) {
+                        if (!dense.containsKey(column)) {
+                            dense.put(column, selectedValues(group, column, rows, fetched));
+                        }
+                    }
+                }
+                RoaringBitmap all = RoaringBitmap.bitmapOf();
+                all.add(0L, count);
+                for (String column : onNodes) {
+                    AggregatePartial[] parts;
+                    if (dense.containsKey(column) || fetchPlan || fetched.containsKey(column)) {
+                        // Its values are here already, or the plan fetches its chunk: aggregate here.
+                        ColumnVector values = dense.containsKey(column) ? dense.get(column)
+                                : fetchChunk(group, column, "aggregate", selectivity, fetched);
+                        start = System.nanoTime();
+                        parts = AggregatePartial.ofGroups(values, dense.containsKey(column) ? all : rows,
+                                local.ids(), groups);
+                        stage.coordinatorNanos += System.nanoTime() - start;
+                    } else {
+                        parts = aggregateOnNode(group, column, rows, local.ids(), groups, query.isGrouped());
+                    }
+                    merge(column, parts, local);
+                }
+                for (Map.Entry<String, Expression> argument : arithmetic.entrySet()) {
+                    start = System.nanoTime();
+                    ColumnVector values;
+                    try {
+                        values = ArgumentValues.evaluate(argument.getValue(), dense, count, columns);
+                    } catch (ArithmeticException e) {
+                        throw new ArithmeticException(e.getMessage() + " (row group " + group.index() + " of " + key
+                                + ")");
+                    }
+                    merge(argument.getKey(), AggregatePartial.ofGroups(values, all, local.ids(), groups), local);
+                    stage.coordinatorNanos += System.nanoTime() - start;
+                }
+            }
+
+            private void merge(String argument, AggregatePartial[] parts, LocalGroups local) {
+                long start = System.nanoTime();
+                for (int g = 0; g < parts.length; g++) {
+                    partial(argument, local.toGlobal()[g]).merge(parts[g]);
+                }
+                stage.coordinatorNanos += System.nanoTime() - start;
+            }
+
+            private AggregatePartial partial(String argument, int group) {
+                List<AggregatePartial> list = partials.computeIfAbsent(argument, a -> new ArrayList<>());
+                while (list.size() <= group) {
+                    list.add(new AggregatePartial());
+                }
+                return list.get(group);
+            }
+
+            /** One row per group, groups in ascending order of their keys (NULLs last). */
+            private ResultTable result() {
+                List<Integer> order = new ArrayList<>(IntStream.range(0, groupKeys.size()).boxed().toList());
+                order.sort((a, b) -> {
+                    for (int k = 0; k < keys.size(); k++) {
+                        int c = ResultTable.compareNullsLast(groupKeys.get(a).get(k), groupKeys.get(b).get(k));
+                        if (c != 0) {
+                            return c;
+                        }
+                    }
+                    return 0;
+                });
+                List<Column> schema = new ArrayList<>();
+                Map<Integer, List<BigDecimal>> decimals = new HashMap<>();
+                List<Object[]> rows = new ArrayList<>();
+                order.forEach(g -> rows.add(new Object[query.items().size()]));
+                for (int i = 0; i < query.items().size(); i++) {
+                    SelectItem item = query.items().get(i);
+                    schema.add(new Column(uniqueName(schema, name(item)), type(item)));
+                    List<BigDecimal> exact = new ArrayList<>();
+                    for (int r = 0; r < order.size(); r++) {
+                        Object value = value(item, order.get(r));
+                        exact.add(value instanceof BigDecimal d ? d : null);
+                        rows.get(r)[i] = value instanceof BigDecimal d ? (Object) d.doubleValue() : value;
+                    }
+                    if (isDecimal(item)) {
+                        decimals.put(i, Collections.unmodifiableList(exact));
+                    }
+                }
+                ColumnarTable.Builder table = ColumnarTable.builder(new MetadataSchema(schema), rows.size());
+                rows.forEach(table::add);
+                return new ResultTable(table.build(), decimals);
+            }
+
+            private Object value(SelectItem item, int group) {
+                if (item instanceof SelectItem.ColumnItem c) {
+                    return columns.resultValue(c.column(), groupKeys.get(group).get(keys.indexOf(c.column())));
+                }
+                SelectItem.Aggregate a = (SelectItem.Aggregate) item;
+                if (a.argument().isEmpty()) {
+                    return rowCounts.get(group)[0];
+                }
+                AggregatePartial p = partial(a.argument().get().toString(), group);
+                OptionalInt scale = ArgumentValues.scale(a.argument().get(), columns);
+                return switch (a.function()) {
                     case COUNT -> p.count;
-                    case SUM -> p.count == 0 ? null : type == ColumnType.BIGINT ? (Object) p.longSum : p.doubleSum;
-                    case AVG -> p.count == 0 ? null : p.doubleSum / p.count;
-                    case MIN -> date && p.min != null ? ObjectColumns.isoDate((Long) (Object) p.min) : p.min;
-                    case MAX -> date && p.max != null ? ObjectColumns.isoDate((Long) (Object) p.max) : p.max;
+                    case SUM -> p.count == 0 ? null : scale.isEmpty() ? (Object) p.doubleSum
+                            : scale.getAsInt() == 0 ? (Object) exactLong(p.exactSum(), a)
+                            : new BigDecimal(p.exactSum(), scale.getAsInt());
+                    case AVG -> p.count == 0 ? null : scale.isEmpty() ? p.doubleSum / p.count
+                            : new BigDecimal(p.exactSum(), scale.getAsInt())
+                                    .divide(BigDecimal.valueOf(p.count), MathContext.DECIMAL128).doubleValue();
+                    case MIN, MAX -> {
+                        Object raw = a.function() == SelectStatement.Function.MIN ? p.min : p.max;
+                        if (a.column().isPresent()) {
+                            yield columns.resultValue(a.column().get(), raw);
+                        }
+                        yield raw != null && scale.isPresent() && scale.getAsInt() > 0
+                                ? BigDecimal.valueOf((Long) raw, scale.getAsInt()) : raw;
+                    }
                 };
-                ColumnType resultType = switch (item.function()) {
+            }
+
+            private boolean isDecimal(SelectItem item) {
+                if (item instanceof SelectItem.ColumnItem c) {
+                    return columns.decimalScale(c.column()).isPresent();
+                }
+                SelectItem.Aggregate a = (SelectItem.Aggregate) item;
+                return a.function() != SelectStatement.Function.COUNT && a.function() != SelectStatement.Function.AVG
+                        && a.argument().isPresent()
+                        && ArgumentValues.scale(a.argument().get(), columns).orElse(0) > 0;
+            }
+
+            private ColumnType type(SelectItem item) {
+                if (item instanceof SelectItem.ColumnItem c) {
+                    return columns.type(c.column());
+                }
+                SelectItem.Aggregate a = (SelectItem.Aggregate) item;
+                return switch (a.function()) {
                     case COUNT -> ColumnType.BIGINT;
                     case AVG -> ColumnType.DOUBLE;
-                    default -> type;
+                    default -> a.column().isPresent() ? columns.type(a.column().get())
+                            : ArgumentValues.scale(a.argument().get(), columns).orElse(-1) == 0 ? ColumnType.BIGINT
+                            : ColumnType.DOUBLE;
                 };
-                String name = uniqueName(schema, item.function().name().toLowerCase(Locale.ROOT) + "_"
-                        + item.column().orElse("star"));
-                schema.add(new Column(name, resultType));
-                values.add(value);
             }
-            ColumnarTable.Builder table = ColumnarTable.builder(new MetadataSchema(schema), 1);
-            if (limit > 0) {
-                table.add(values.toArray());
+
+            /** {@code sum_l_tax}, {@code count_star}, {@code sum_expr} for arithmetic; a key keeps its name. */
+            private String name(SelectItem item) {
+                if (item instanceof SelectItem.ColumnItem c) {
+                    return c.column();
+                }
+                SelectItem.Aggregate a = (SelectItem.Aggregate) item;
+                return a.function().name().toLowerCase(Locale.ROOT) + "_"
+                        + (a.argument().isEmpty() ? "star" : a.column().orElse("expr"));
             }
-            return table.build();
+
+            private long exactLong(BigInteger sum, SelectItem.Aggregate aggregate) {
+                if (sum.bitLength() > 63) {
+                    throw new ArithmeticException(aggregate.label() + " of " + key + " is " + sum
+                            + ", which does not fit a BIGINT");
+                }
+                return sum.longValue();
+            }
+        }
+
+        /**
+         * The groups of one row group's selected rows.
+         *
+         * @param ids      per selected row, its local group
+         * @param toGlobal per local group, its group in the result
+         */
+        private record LocalGroups(int[] ids, int[] toGlobal) {
         }
 
         private static String uniqueName(List<Column> schema, String base) {

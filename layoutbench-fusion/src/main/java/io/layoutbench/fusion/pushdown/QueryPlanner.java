@@ -99,6 +99,16 @@ final class QueryPlanner {
      */
     QueryPlan choose(List<RowGroupInfo> groups, Expression predicate, List<String> projected, List<String> aggregated,
             boolean pushAll) {
+        return choose(groups, predicate, projected, aggregated, List.of(), pushAll);
+    }
+
+    /**
+     * As {@link #choose(List, Expression, List, List, boolean)}, for a query with GROUP BY {@code keys}: the pushdown
+     * plan then has a key round (each key's distinct values and bit-packed ids of the selected rows, or its chunk
+     * when that is smaller) and its aggregates return a partial per group, sent the rows' group ids.
+     */
+    QueryPlan choose(List<RowGroupInfo> groups, Expression predicate, List<String> projected, List<String> aggregated,
+            List<String> keys, boolean pushAll) {
         Terms terms = Terms.of(predicate);
         Cost pushdown = new Cost();
         Cost fetch = new Cost();
@@ -115,8 +125,10 @@ final class QueryPlanner {
             }
             rows += n;
             selected += s * n;
-            pricePushdown(pushdown, group, terms, perColumn, s, projected, aggregated, pushAll, fetchedAnyway);
-            priceFetch(fetch, group, terms, s, projected, aggregated);
+            pricePushdown(pushdown, group, terms, perColumn, s, projected, aggregated, keys, pushAll, fetchedAnyway);
+            List<String> needed = new ArrayList<>(keys);
+            needed.addAll(projected);
+            priceFetch(fetch, group, terms, s, needed, aggregated);
         }
         pushdown.close();
         fetch.close();
@@ -143,7 +155,8 @@ final class QueryPlanner {
 
     /** Fusion's plan, as {@code PushdownEngine} runs it: filter round, then projection round. */
     private void pricePushdown(Cost cost, RowGroupInfo group, Terms terms, Map<String, Double> perColumn, double s,
-            List<String> projected, List<String> aggregated, boolean pushAll, Set<String> fetchedAnyway) {
+            List<String> projected, List<String> aggregated, List<String> keys, boolean pushAll,
+            Set<String> fetchedAnyway) {
         Set<String> onCoordinator = terms.coordinatorColumns();
         Set<String> decodedOnNodes = new LinkedHashSet<>();
         for (Map.Entry<String, Double> column : perColumn.entrySet()) {
@@ -160,6 +173,30 @@ final class QueryPlanner {
         }
         long bitmap = bitmapBytes(s, group.rowCount());
         double values = s * group.rowCount();
+        long selectedRows = (long) Math.ceil(values);
+        long groups = 1;
+        for (String column : keys) {
+            ColumnChunkInfo chunk = group.column(column);
+            groups = Math.min(Math.max(1, selectedRows), groups * estimatedDistinct(chunk));
+            long reply = groupKeyBytes(chunk, selectedRows);
+            if (onCoordinator.contains(column)) {
+                cost.keys.coordinatorNanos += (long) (VALUE_NANOS * values);
+            } else if (pushAll || REQUEST_BYTES + bitmap + reply < chunk.byteRange().length()) {
+                int node = homeNode.applyAsInt(chunk);
+                cost.keys.busy[node] += (decodedOnNodes.contains(column) ? 0 : work(chunk))
+                        + (long) (VALUE_NANOS * values);
+                cost.keys.in[node] += REQUEST_BYTES + bitmap;
+                cost.keys.out[node] += reply;
+                cost.keys.rpcs++;
+                cost.keys.coordinatorNanos += (long) (VALUE_NANOS * values);
+                decodedOnNodes.add(column);
+            } else {
+                fetch(cost.keys, chunk);
+                onCoordinator.add(column);
+            }
+        }
+        long groupIds = keys.isEmpty() ? 0 : GroupKeys.packedIdBytes((int) Math.min(Integer.MAX_VALUE, selectedRows),
+                (int) groups);
         for (String column : projected) {
             ColumnChunkInfo chunk = group.column(column);
             if (onCoordinator.contains(column)) {
@@ -190,8 +227,8 @@ final class QueryPlanner {
             int node = homeNode.applyAsInt(chunk);
             cost.project.busy[node] += (decodedOnNodes.contains(column) ? 0 : work(chunk))
                     + (long) (VALUE_NANOS * values);
-            cost.project.in[node] += REQUEST_BYTES + bitmap;
-            cost.project.out[node] += PARTIAL_BYTES;
+            cost.project.in[node] += REQUEST_BYTES + bitmap + groupIds;
+            cost.project.out[node] += PARTIAL_BYTES * groups;
             cost.project.rpcs++;
             decodedOnNodes.add(column);
         }
@@ -219,6 +256,22 @@ final class QueryPlanner {
         stage.out[homeNode.applyAsInt(chunk)] += chunk.byteRange().length();
         stage.coordinatorNanos += work(chunk);
         stage.rpcs++;
+    }
+
+    /**
+     * Estimated bytes of a group-key reply ({@link GroupKeys}) for {@code selectedRows} rows of {@code chunk}: the
+     * ids bit-packed for the distinct values the chunk is estimated to hold, and those values.
+     */
+    static long groupKeyBytes(ColumnChunkInfo chunk, long selectedRows) {
+        long distinct = Math.max(1, Math.min(selectedRows, estimatedDistinct(chunk)));
+        long width = Math.max(1, chunk.decodedSize() / Math.max(1, chunk.valueCount()));
+        return GroupKeys.packedIdBytes((int) Math.min(Integer.MAX_VALUE, selectedRows), (int) Math.min(
+                Integer.MAX_VALUE, distinct)) + 6 + distinct * width;
+    }
+
+    /** Distinct values of a chunk, estimated as {@link #distinct} does without its statistics' bounds. */
+    static long estimatedDistinct(ColumnChunkInfo chunk) {
+        return distinct(chunk, null);
     }
 
     /** Modelled nanoseconds to decode a chunk and evaluate a term on it. */
@@ -541,13 +594,14 @@ final class QueryPlanner {
     /** A plan's two rounds. */
     private final class Cost {
         final Stage filter = new Stage();
+        final Stage keys = new Stage();
         final Stage project = new Stage();
         long nanos;
         long bytes;
         int rounds;
 
         void close() {
-            for (Stage stage : List.of(filter, project)) {
+            for (Stage stage : List.of(filter, keys, project)) {
                 nanos += stage.nanos();
                 bytes += stage.bytes();
                 rounds += stage.rpcs > 0 ? 1 : 0;

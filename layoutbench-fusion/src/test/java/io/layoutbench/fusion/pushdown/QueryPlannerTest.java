@@ -112,6 +112,22 @@ class QueryPlannerTest {
         assertThat(plan.fetchEstimate()).isEqualTo(plan.pushdownEstimate());
     }
 
+    @Test
+    void groupByPricesAKeyRoundAndAPartialPerGroup() {
+        // A selective filter grouped on two keys of few values: three rounds, and far fewer bytes than fetching.
+        QueryPlan grouped = planner().choose(groups, predicate("l_quantity < 2"), List.of(),
+                List.of("l_extendedprice"), List.of("l_returnflag", "l_linestatus"), false);
+        assertThat(grouped.kind()).as(grouped.toString()).isEqualTo(QueryPlan.Kind.PUSHDOWN);
+        assertThat(grouped.reason()).contains("pushdown").contains("(3 rounds");
+        // The ids of 2% of a row group's rows on a key of three values take a few hundred bytes; the chunk more.
+        RowGroupInfo group = groups.get(0);
+        long ids = QueryPlanner.groupKeyBytes(group.column("l_returnflag"), 300);
+        assertThat(ids).isLessThan(group.column("l_returnflag").byteRange().length()).isLessThan(300);
+        // A key of as many values as rows (l_comment) costs more in ids and values than its chunk: it is fetched.
+        assertThat(QueryPlanner.groupKeyBytes(group.column("l_comment"), group.rowCount()))
+                .isGreaterThan(group.column("l_comment").byteRange().length());
+    }
+
     private QueryPlan choose(String where, List<String> projected, List<String> aggregated) {
         return planner().choose(groups, predicate(where), projected, aggregated, false);
     }
