@@ -13,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Instant;
+import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
@@ -29,6 +30,7 @@ import java.util.Properties;
  * nodes=9
  * node.0.uri=flight://127.0.0.1:41234
  * node.0.pid=12345
+ * node.0.started=2026-12-02T08:09:58.120Z
  * node.0.dir=/data/cluster/node-0
  * ...
  * </pre>
@@ -45,12 +47,15 @@ public record ClusterFile(String code, List<Node> nodes) {
      * One node of the cluster.
      *
      * @param uri its address, {@code flight://host:port}
-     * @param pid its process id when it was started (it may have ended since)
-     * @param dir the directory it serves
+     * @param pid     its process id when it was started (it may have ended since)
+     * @param started when that process started ({@link Instant#EPOCH}: not known); with the pid, it names the
+     *                process, so a pid reused by another program is told apart
+     * @param dir     the directory it serves
      */
-    public record Node(URI uri, long pid, Path dir) {
+    public record Node(URI uri, long pid, Instant started, Path dir) {
         public Node {
             requireNonNull(uri, "uri is null");
+            requireNonNull(started, "started is null");
             requireNonNull(dir, "dir is null");
             if (!StorageNodeServer.SCHEME.equals(uri.getScheme()) || uri.getHost() == null || uri.getPort() < 1) {
                 throw new IllegalArgumentException("A node's URI is flight://host:port, got " + uri);
@@ -88,6 +93,7 @@ public record ClusterFile(String code, List<Node> nodes) {
             Node node = nodes.get(i);
             text.append("node.").append(i).append(".uri=").append(node.uri()).append('\n');
             text.append("node.").append(i).append(".pid=").append(node.pid()).append('\n');
+            text.append("node.").append(i).append(".started=").append(node.started()).append('\n');
             text.append("node.").append(i).append(".dir=").append(escape(node.dir().toAbsolutePath().toString()))
                     .append('\n');
         }
@@ -131,11 +137,20 @@ public record ClusterFile(String code, List<Node> nodes) {
             for (int i = 0; i < count; i++) {
                 nodes.add(new Node(URI.create(required(properties, "node." + i + ".uri")),
                         Long.parseLong(required(properties, "node." + i + ".pid")),
+                        started(required(properties, "node." + i + ".started")),
                         Path.of(required(properties, "node." + i + ".dir"))));
             }
             return new ClusterFile(required(properties, "code"), nodes);
         } catch (IllegalArgumentException e) {
             throw new ConfigurationException("Malformed cluster file " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static Instant started(String text) {
+        try {
+            return Instant.parse(text);
+        } catch (DateTimeParseException e) {
+            throw new IllegalArgumentException("a start time is an ISO-8601 instant, got '" + text + "'", e);
         }
     }
 

@@ -76,6 +76,34 @@ public final class LocalCluster {
         }
     }
 
+    /**
+     * Starts again the nodes {@code indexes} of {@code cluster} (a cluster in {@code dir}), each on the directory,
+     * host and port the cluster file records, so the blocks it held are where the store looks for them. All are
+     * started at once, then waited for; on any failure the ones started are killed.
+     *
+     * @return the processes, in the order of {@code indexes}
+     * @throws StorageException naming the node that did not start (its port taken, for one), and why
+     */
+    public static List<NodeProcess> restart(Path dir, ClusterFile cluster, List<Integer> indexes,
+            Duration readyTimeout) {
+        long deadline = System.nanoTime() + readyTimeout.toNanos();
+        List<NodeProcess> nodes = new ArrayList<>();
+        try {
+            for (int i : indexes) {
+                ClusterFile.Node node = cluster.nodes().get(i);
+                nodes.add(NodeProcess.launch(new StorageNodeMain.Settings(node.dir(), node.uri().getHost(),
+                        node.uri().getPort()), log(dir, i)));
+            }
+            for (NodeProcess node : nodes) {
+                node.awaitReady(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
+            }
+            return nodes;
+        } catch (RuntimeException e) {
+            nodes.forEach(NodeProcess::kill);
+            throw e;
+        }
+    }
+
     /** What node {@code index} of a cluster in {@code dir} serves. */
     public static StorageNodeMain.Settings settings(Path dir, int index, String host, int port) {
         return new StorageNodeMain.Settings(dir.toAbsolutePath().resolve("node-" + index), host, port);
@@ -88,7 +116,8 @@ public final class LocalCluster {
 
     /** The cluster file's entries for {@code nodes}, in order. */
     public static List<ClusterFile.Node> entries(List<NodeProcess> nodes) {
-        return nodes.stream().map(node -> new ClusterFile.Node(node.uri(), node.pid(), node.settings().dir()))
+        return nodes.stream().map(node -> new ClusterFile.Node(node.uri(), node.pid(), node.started(),
+                node.settings().dir()))
                 .toList();
     }
 

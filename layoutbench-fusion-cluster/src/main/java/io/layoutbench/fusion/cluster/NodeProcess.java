@@ -15,6 +15,7 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -175,12 +176,12 @@ public final class NodeProcess {
         }
     }
 
-    /** {@link #stop(long, Duration)} for this process. */
+    /** {@link #stop(long, Instant, Duration)} for this process. */
     public StopOutcome stop(Duration grace) {
-        return stop(process.pid(), grace);
+        return stop(process.pid(), started(), grace);
     }
 
-    /** What {@link #stop(long, Duration)} did. */
+    /** What {@link #stop(long, Instant, Duration)} did. */
     public enum StopOutcome {
         /** No such process (it had ended already). */
         GONE,
@@ -188,22 +189,22 @@ public final class NodeProcess {
         STOPPED,
         /** It was still running after the grace period, and was killed. */
         KILLED,
-        /** The pid is now another program's (the node ended and its pid was reused): left alone. */
+        /** The pid is now another process's (the node ended and its pid was reused): left alone. */
         NOT_A_NODE
     }
 
     /**
-     * Stops the node process {@code pid}: asks it to end (SIGTERM: its shutdown hook drains calls), waits up to
-     * {@code grace}, then kills it. A pid whose command line does not run {@link StorageNodeMain} is left alone, so a
-     * stale cluster file never stops another program.
+     * Stops the node process {@code pid} started at {@code started}: asks it to end (SIGTERM: its shutdown hook
+     * drains calls), waits up to {@code grace}, then kills it. A process with that pid but another start time (the
+     * node ended and its pid was reused) is left alone, so a stale cluster file never stops another program.
      */
-    public static StopOutcome stop(long pid, Duration grace) {
+    public static StopOutcome stop(long pid, Instant started, Duration grace) {
         Optional<ProcessHandle> found = ProcessHandle.of(pid).filter(ProcessHandle::isAlive);
         if (found.isEmpty()) {
             return StopOutcome.GONE;
         }
         ProcessHandle handle = found.get();
-        if (!isNode(handle)) {
+        if (!isNode(handle, started)) {
             return StopOutcome.NOT_A_NODE;
         }
         handle.destroy();
@@ -222,13 +223,26 @@ public final class NodeProcess {
         }
     }
 
-    /** Whether {@code pid} is a running storage node process. */
-    public static boolean isRunningNode(long pid) {
-        return ProcessHandle.of(pid).filter(ProcessHandle::isAlive).filter(NodeProcess::isNode).isPresent();
+    /** Whether the process {@code pid} started at {@code started} (see {@link #started()}) still runs. */
+    public static boolean isRunning(long pid, Instant started) {
+        return ProcessHandle.of(pid).filter(ProcessHandle::isAlive).filter(h -> isNode(h, started)).isPresent();
     }
 
-    private static boolean isNode(ProcessHandle handle) {
-        // Without a known command line (not on Linux, or another user's process) it cannot be told: not a node.
+    /**
+     * When the process started, which with its pid names it (a pid alone may be reused); {@link Instant#EPOCH} where
+     * the system does not tell.
+     */
+    public Instant started() {
+        return process.info().startInstant().orElse(Instant.EPOCH);
+    }
+
+    private static boolean isNode(ProcessHandle handle, Instant started) {
+        Optional<Instant> actual = handle.info().startInstant();
+        if (actual.isPresent() && !started.equals(Instant.EPOCH)) {
+            // Start times are kept in clock ticks (10 ms on Linux): equal within a second, or another process.
+            return Duration.between(actual.get(), started).abs().compareTo(Duration.ofSeconds(1)) < 0;
+        }
+        // Without start times, the command line tells (it may be cut short: a long class path pushes the class out).
         return handle.info().commandLine().map(line -> line.contains(StorageNodeMain.class.getName()))
                 .orElse(false);
     }

@@ -8,6 +8,7 @@ import io.layoutbench.api.ConfigurationException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
@@ -19,8 +20,10 @@ class ClusterFileTest {
     @Test
     void aClusterFileReadsBackAsWritten(@TempDir Path dir) throws Exception {
         ClusterFile file = new ClusterFile("RS(9,6)", List.of(
-                new ClusterFile.Node(URI.create("flight://127.0.0.1:41000"), 123, dir.resolve("node-0")),
-                new ClusterFile.Node(URI.create("flight://127.0.0.1:41001"), 124, dir.resolve("dir with \\ and =:"))));
+                new ClusterFile.Node(URI.create("flight://127.0.0.1:41000"), 123, Instant.parse("2026-12-02T08:00:00.01Z"),
+                        dir.resolve("node-0")),
+                new ClusterFile.Node(URI.create("flight://127.0.0.1:41001"), 124, Instant.EPOCH,
+                        dir.resolve("dir with \\ and =:"))));
 
         file.write(dir);
 
@@ -37,14 +40,19 @@ class ClusterFileTest {
                         + " does not exist");
 
         Files.writeString(ClusterFile.in(dir), "code=RS(9,6)\nnodes=2\nnode.0.uri=flight://127.0.0.1:1\n"
-                + "node.0.pid=1\nnode.0.dir=/d\n");
+                + "node.0.pid=1\nnode.0.started=1970-01-01T00:00:00Z\nnode.0.dir=/d\n");
         assertThatThrownBy(() -> ClusterFile.read(dir)).isInstanceOf(ConfigurationException.class)
                 .hasMessage("Malformed cluster file " + ClusterFile.in(dir) + ": no entry node.1.uri");
 
         Files.writeString(ClusterFile.in(dir), "code=RS(9,6)\nnodes=1\nnode.0.uri=http://127.0.0.1:1\n"
-                + "node.0.pid=1\nnode.0.dir=/d\n");
+                + "node.0.pid=1\nnode.0.started=1970-01-01T00:00:00Z\nnode.0.dir=/d\n");
         assertThatThrownBy(() -> ClusterFile.read(dir)).isInstanceOf(ConfigurationException.class)
                 .hasMessageContaining("flight://host:port, got http://127.0.0.1:1");
+
+        Files.writeString(ClusterFile.in(dir), "code=RS(9,6)\nnodes=1\nnode.0.uri=flight://127.0.0.1:1\n"
+                + "node.0.pid=1\nnode.0.started=yesterday\nnode.0.dir=/d\n");
+        assertThatThrownBy(() -> ClusterFile.read(dir)).isInstanceOf(ConfigurationException.class)
+                .hasMessageContaining("a start time is an ISO-8601 instant, got 'yesterday'");
     }
 
     @Test
