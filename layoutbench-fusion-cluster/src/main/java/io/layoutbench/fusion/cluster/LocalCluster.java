@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * Storage nodes as processes on this machine: node i serves {@code DIR/node-i}, logs to {@code DIR/node-i.log},
@@ -48,7 +49,10 @@ public final class LocalCluster {
         }
         long deadline = System.nanoTime() + readyTimeout.toNanos();
         Set<Integer> ports = new HashSet<>();
-        List<NodeProcess> nodes = new ArrayList<>();
+        List<NodeProcess> nodes = new CopyOnWriteArrayList<>();
+        // Ctrl-C while waiting: no cluster file will name these processes, so they must not outlive this one.
+        Thread orphans = new Thread(() -> nodes.forEach(NodeProcess::kill), "layoutbench-cluster-start-abort");
+        Runtime.getRuntime().addShutdownHook(orphans);
         try {
             for (int i = 0; i < count; i++) {
                 nodes.add(NodeProcess.launch(settings(dir, i, host, basePort == 0 ? freePort(host, ports)
@@ -69,10 +73,20 @@ public final class LocalCluster {
                     }
                 }
             }
-            return nodes;
+            return List.copyOf(nodes);
         } catch (RuntimeException e) {
             nodes.forEach(NodeProcess::kill);
             throw e;
+        } finally {
+            removeHook(orphans);
+        }
+    }
+
+    private static void removeHook(Thread hook) {
+        try {
+            Runtime.getRuntime().removeShutdownHook(hook);
+        } catch (IllegalStateException e) {
+            // The JVM is shutting down: the hook runs, as it should.
         }
     }
 
