@@ -1,6 +1,7 @@
 package io.layoutbench.examples.fusion;
 
 import io.layoutbench.api.backend.ObjectNotFoundException;
+import io.layoutbench.api.backend.StorageException;
 import io.layoutbench.api.predicate.PredicateException;
 import io.layoutbench.api.predicate.SelectStatement;
 import io.layoutbench.examples.cli.LayoutBenchCli;
@@ -83,6 +84,13 @@ final class FusionQueryCommand implements Callable<Integer> {
                 return fail(err, "No object '" + key + "' in the cluster " + cluster.dir + " (put one with "
                         + "'layoutbench fusion put FILE --key " + key + " --cluster " + cluster.dir + "')",
                         LayoutBenchCli.EXIT_FAILURE);
+            } catch (StorageException e) {
+                List<String> down = ClusterOption.down(nodes);
+                if (down.isEmpty()) {
+                    throw e;
+                }
+                return fail(err, "The manifest of '" + key + "' cannot be read from any node that answers; nodes "
+                        + "refusing connections now: " + String.join(", ", down), LayoutBenchCli.EXIT_FAILURE);
             }
             result = new PushdownEngine(store, ClusterModel.paper()).execute(key, sql, mode);
         } catch (PredicateException e) {
