@@ -22,6 +22,10 @@ import java.util.Map;
 /**
  * The nodes of a FAC store and how it encodes: options shared by put, get, fail and repair, and, made from a cluster
  * file ({@link #of}), the store of {@code fusion put} and {@code fusion query}.
+ *
+ * <pre>{@code
+ * try (FacBackend store = NodeOptions.of(cluster.uris(), "RS(9,6)", Map.of("callTimeout", "30s")).store()) { ... }
+ * }</pre>
  */
 public final class NodeOptions {
 

@@ -35,6 +35,11 @@ import java.util.Properties;
  * ...
  * </pre>
  *
+ * <pre>{@code
+ * ClusterFile cluster = ClusterFile.read(Path.of("cluster"));
+ * List<ObjectBackend> nodes = cluster.uris().stream().map(ObjectBackends::open).toList();
+ * }</pre>
+ *
  * @param code  the erasure code of new objects, as {@code FacOptions} parses it ({@code RS(9,6)})
  * @param nodes the nodes, in the store's order; at least one
  */

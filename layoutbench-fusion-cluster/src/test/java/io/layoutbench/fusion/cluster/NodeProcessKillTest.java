@@ -103,12 +103,17 @@ class NodeProcessKillTest {
         AtomicInteger reads = new AtomicInteger();
         nodes.forEach(node -> node.killAtRead(reads, 5));
 
+        long started = System.nanoTime();
         PushdownResult result = query(PushdownMode.FUSION);
+        Duration took = Duration.ofNanos(System.nanoTime() - started);
 
         List<Integer> killed = killedNodes();
         assertThat(killed).as("one node process SIGKILLed during the query").hasSize(1);
         assertThat(processes.get(killed.get(0)).exitCode()).as("exit code of SIGKILL").isEqualTo(137);
         assertThat(rows(result.rows())).isEqualTo(allUp);
+        // A bound, not a measurement: the dead node refuses at once, so no call waits out its deadline (a query
+        // that did would take at least CALL_TIMEOUT; this one takes about a second).
+        assertThat(took).as("query time with a node killed").isLessThan(CALL_TIMEOUT);
         assertThat(fac.statistics().degradedReads() - degradedBefore).as("reads rebuilt from other blocks")
                 .isPositive();
         // Later queries, with the node still dead, answer the same.
