@@ -106,6 +106,11 @@ final class FusionClusterCommand implements Callable<Integer> {
                 throw new ParameterException(spec.commandLine(), "--nodes " + count + " is fewer than the " + blocks
                         + " blocks of a " + code + " stripe");
             }
+            if (basePort < 0 || basePort + count - 1 > 65_535) {
+                throw new ParameterException(spec.commandLine(), "--base-port " + basePort + " leaves ports "
+                        + basePort + " to " + (basePort + count - 1) + " for " + count + " nodes: use 1 to "
+                        + (65_536 - count) + ", or no --base-port for free ports");
+            }
             if (Files.exists(ClusterFile.in(dir))) {
                 return restartDownNodes(out, ClusterFile.read(dir));
             }

@@ -47,6 +47,20 @@ class FusionClusterCommandsTest {
     }
 
     @Test
+    void wrongStartOptionsAreOneLineAndExitCode2(@TempDir Path dir) {
+        CliRunner ports = CliRunner.run("fusion", "cluster", "start", "--nodes", "9", "--base-port", "65530",
+                "--dir", dir.toString());
+        assertThat(ports.exitCode()).isEqualTo(2);
+        assertThat(ports.errLines()).singleElement().asString().contains("--base-port 65530 leaves ports 65530 to "
+                + "65538 for 9 nodes");
+        CliRunner few = CliRunner.run("fusion", "cluster", "start", "--nodes", "5", "--dir", dir.toString());
+        assertThat(few.exitCode()).isEqualTo(2);
+        assertThat(few.errLines()).singleElement().asString().contains("--nodes 5 is fewer than the 9 blocks of a "
+                + "RS(9,6) stripe");
+        assertThat(dir.resolve("cluster.properties")).doesNotExist();
+    }
+
+    @Test
     @Timeout(value = 240, unit = TimeUnit.SECONDS)
     void startPutQueryKillRestartStop(@TempDir Path dir) {
         Path file = TpchParquet.write("lineitem", 0.002, 4_000, dir.resolve("lineitem.parquet")).file();
