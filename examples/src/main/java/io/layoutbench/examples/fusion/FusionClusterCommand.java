@@ -141,8 +141,8 @@ final class FusionClusterCommand implements Callable<Integer> {
                     .filter(i -> !NodeProcess.isRunning(old.nodes().get(i).pid(),
                             old.nodes().get(i).started())).boxed().toList();
             if (down.isEmpty()) {
-                throw new ConfigurationException("A cluster is already running in " + dir + " (all " + old.nodes().size()
-                        + " nodes up); 'fusion cluster stop --dir " + dir + "' stops it");
+                throw new ConfigurationException("A cluster is already running in " + dir + " (all "
+                        + old.nodes().size() + " nodes up); 'fusion cluster stop --dir " + dir + "' stops it");
             }
             long started = System.nanoTime();
             List<NodeProcess> restarted = LocalCluster.restart(dir, old, down, Duration.ofSeconds(timeoutSeconds));

@@ -20,8 +20,8 @@ class ClusterFileTest {
     @Test
     void aClusterFileReadsBackAsWritten(@TempDir Path dir) throws Exception {
         ClusterFile file = new ClusterFile("RS(9,6)", List.of(
-                new ClusterFile.Node(URI.create("flight://127.0.0.1:41000"), 123, Instant.parse("2026-12-02T08:00:00.01Z"),
-                        dir.resolve("node-0")),
+                new ClusterFile.Node(URI.create("flight://127.0.0.1:41000"), 123,
+                        Instant.parse("2026-12-02T08:00:00.01Z"), dir.resolve("node-0")),
                 new ClusterFile.Node(URI.create("flight://127.0.0.1:41001"), 124, Instant.EPOCH,
                         dir.resolve("dir with \\ and =:"))));
 
