@@ -109,7 +109,8 @@ public final class LayoutBenchCli implements Callable<Integer> {
         return EXIT_USAGE;
     }
 
-    boolean verbose() {
+    /** Whether --verbose was given: commands that print their own errors add the stack trace. */
+    public boolean verbose() {
         return verbose;
     }
 

@@ -17,9 +17,17 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
-/** The nodes of a FAC store and how it encodes: options shared by put, get, fail and repair. */
-final class NodeOptions {
+/**
+ * The nodes of a FAC store and how it encodes: options shared by put, get, fail and repair, and, made from a cluster
+ * file ({@link #of}), the store of {@code fusion put} and {@code fusion query}.
+ *
+ * <pre>{@code
+ * try (FacBackend store = NodeOptions.of(cluster.uris(), "RS(9,6)", Map.of("callTimeout", "30s")).store()) { ... }
+ * }</pre>
+ */
+public final class NodeOptions {
 
     @Option(names = "--nodes", required = true, split = ",", paramLabel = "NODE",
             description = "The storage nodes, in order: directories or backend URIs (file:/..., s3://...), "
@@ -40,6 +48,24 @@ final class NodeOptions {
                     + "blocks instead, as a fraction (default: ${DEFAULT-VALUE}).")
     double overheadBudget;
 
+    /** Properties of the nodes' backends (a {@code flight://} node's {@code callTimeout}); none from the options. */
+    private Map<String, String> backendProperties = Map.of();
+
+    /**
+     * The options of a store over {@code nodes} (directories or backend URIs, in order) coding new objects with
+     * {@code code}, with the default stripe construction and overhead budget, each node's backend opened with
+     * {@code backendProperties}.
+     */
+    public static NodeOptions of(List<String> nodes, String code, Map<String, String> backendProperties) {
+        NodeOptions options = new NodeOptions();
+        options.backendProperties = Map.copyOf(backendProperties);
+        options.nodes = List.copyOf(nodes);
+        options.code = code;
+        options.constructor = "fac-refined";
+        options.overheadBudget = 0.05;
+        return options;
+    }
+
     /**
      * The node backends, opened. A node that cannot be opened (a path that is a file, a bad URI) is an
      * {@link UnavailableNode} in its place, so that what can run without it does; {@link #unavailable} says which.
@@ -48,7 +74,7 @@ final class NodeOptions {
         List<ObjectBackend> opened = new ArrayList<>();
         for (String node : nodes) {
             try {
-                opened.add(openNode(node));
+                opened.add(openNode(node, backendProperties));
             } catch (RuntimeException e) {
                 opened.add(new UnavailableNode(uriOf(node), LayoutBenchCli.describe(e)));
             }
@@ -62,7 +88,7 @@ final class NodeOptions {
      * @throws ConfigurationException if {@code --code}, {@code --constructor} or {@code --overhead-budget} is
      *                                invalid, or there are fewer nodes than blocks in a stripe of {@code --code}
      */
-    FacBackend store() {
+    public FacBackend store() {
         FacOptions options;
         try {
             options = FacOptions.builder().code(CodeParameters.parse(code)).stripeConstructor(constructor)
@@ -91,9 +117,13 @@ final class NodeOptions {
     }
 
     static ObjectBackend openNode(String node) {
+        return openNode(node, Map.of());
+    }
+
+    private static ObjectBackend openNode(String node, Map<String, String> properties) {
         String text = node.strip();
         if (isUri(text)) {
-            return ObjectBackends.open(URI.create(text), java.util.Map.of(),
+            return ObjectBackends.open(URI.create(text), properties,
                     io.layoutbench.api.metrics.RequestMetrics.NONE);
         }
         return new FileBackend(Path.of(text).toAbsolutePath());

@@ -69,7 +69,8 @@ public final class FileReports {
         }
     }
 
-    private static void writeCsvLine(Writer out, List<String> fields) throws IOException {
+    /** Writes one CSV line of {@code fields}, quoted where needed, ending in CRLF. */
+    public static void writeCsvLine(Writer out, List<String> fields) throws IOException {
         for (int i = 0; i < fields.size(); i++) {
             if (i > 0) {
                 out.write(',');
@@ -79,7 +80,8 @@ public final class FileReports {
         out.write("\r\n");
     }
 
-    private static String format(Object value) {
+    /** A value as CSV (and plain tables) show it: doubles in plain decimals, null as an empty field. */
+    public static String format(Object value) {
         if (value instanceof Double d) {
             // Shortest decimal that reads back as the same double; no locale, no exponent surprises in Excel.
             return Double.isFinite(d) ? new java.math.BigDecimal(Double.toString(d)).toPlainString() : "";

@@ -3,7 +3,10 @@
  * {@link io.layoutbench.fusion.cluster.StorageNodeServer} serves one backend (a directory, a bucket) on a port; a
  * {@link io.layoutbench.fusion.cluster.FlightNodeBackend} ({@code flight://host:port}) is its client, an ordinary
  * {@link io.layoutbench.api.backend.ObjectBackend}, so the FAC store and the {@code fac} layout run over remote nodes
- * unchanged. Pushdown on the nodes, a coordinator and a command line come later (docs/FUSION.md).
+ * unchanged. {@link io.layoutbench.fusion.cluster.StorageNodeMain} runs a node as a process of its own,
+ * {@link io.layoutbench.fusion.cluster.NodeProcess} and {@link io.layoutbench.fusion.cluster.LocalCluster} start and
+ * stop such processes, and {@link io.layoutbench.fusion.cluster.ClusterFile} records them ({@code layoutbench fusion
+ * cluster start}). Pushdown on the nodes and a coordinator process come later (docs/FUSION.md).
  *
  * <pre>{@code
  * List<StorageNodeServer> servers = new ArrayList<>();

@@ -1,0 +1,145 @@
+package io.layoutbench.examples.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.layoutbench.evaluation.tpch.TpchParquet;
+import io.layoutbench.fusion.cluster.ClusterFile;
+import io.layoutbench.fusion.cluster.NodeProcess;
+
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code fusion cluster start|status|stop}, {@code fusion put} and {@code fusion query} in this process, the nodes
+ * as processes of their own on 127.0.0.1 (RS(3,2) over three, to start fast): the round trip, and the one-line
+ * errors with their exit codes.
+ */
+class FusionClusterCommandsTest {
+
+    @Test
+    void malformedSqlIsOneLineNamingThePositionAndExitCode2(@TempDir Path dir) {
+        CliRunner run = CliRunner.run("fusion", "query", "SELECT l_tax FROM lineitem WHERE l_tax < < 2",
+                "--cluster", dir.toString());
+
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.errLines()).containsExactly("layoutbench fusion query: Syntax error at column 42: expected an "
+                + "expression but found '<'");
+        assertThat(run.out()).isEmpty();
+    }
+
+    @Test
+    void aMissingClusterFileIsOneLineAndExitCode2(@TempDir Path dir) {
+        Path none = dir.resolve("none");
+        for (String[] args : new String[][] {{"fusion", "query", "SELECT l_tax FROM lineitem", "--cluster",
+                none.toString()}, {"fusion", "put", "x.parquet", "--cluster", none.toString()},
+            {"fusion", "cluster", "status", "--dir", none.toString()}}) {
+            CliRunner run = CliRunner.run(args);
+            assertThat(run.exitCode()).as(String.join(" ", args)).isEqualTo(2);
+            assertThat(run.errLines()).as(String.join(" ", args)).singleElement().asString()
+                    .endsWith("No cluster in " + none + ": its cluster file " + none.resolve("cluster.properties")
+                            + " does not exist (start one with 'layoutbench fusion cluster start --nodes 9 --dir "
+                            + none + "')");
+        }
+    }
+
+    @Test
+    void wrongStartOptionsAreOneLineAndExitCode2(@TempDir Path dir) {
+        CliRunner ports = CliRunner.run("fusion", "cluster", "start", "--nodes", "9", "--base-port", "65530",
+                "--dir", dir.toString());
+        assertThat(ports.exitCode()).isEqualTo(2);
+        assertThat(ports.errLines()).singleElement().asString().contains("--base-port 65530 leaves ports 65530 to "
+                + "65538 for 9 nodes");
+        CliRunner few = CliRunner.run("fusion", "cluster", "start", "--nodes", "5", "--dir", dir.toString());
+        assertThat(few.exitCode()).isEqualTo(2);
+        assertThat(few.errLines()).singleElement().asString().contains("--nodes 5 is fewer than the 9 blocks of a "
+                + "RS(9,6) stripe");
+        assertThat(dir.resolve("cluster.properties")).doesNotExist();
+    }
+
+    @Test
+    @Timeout(value = 240, unit = TimeUnit.SECONDS)
+    void startPutQueryKillRestartStop(@TempDir Path dir) {
+        Path file = TpchParquet.write("lineitem", 0.002, 4_000, dir.resolve("lineitem.parquet")).file();
+        String cluster = dir.resolve("cluster").toString();
+        try {
+            CliRunner start = CliRunner.run("fusion", "cluster", "start", "--nodes", "3", "--code", "RS(3,2)",
+                    "--dir", cluster);
+            assertThat(start.exitCode()).as(start.err()).isZero();
+            assertThat(start.out()).contains("node 2  flight://127.0.0.1:", "3 storage nodes ready in");
+
+            CliRunner put = CliRunner.run("fusion", "put", file.toString(), "--cluster", cluster);
+            assertThat(put.exitCode()).as(put.err()).isZero();
+            assertThat(put.out()).startsWith("Stored lineitem (").contains("as RS(3,2) across 3 nodes");
+
+            String sql = "SELECT l_orderkey, l_linenumber, l_shipmode, l_extendedprice FROM lineitem "
+                    + "WHERE l_orderkey = 1 LIMIT 2";
+            CliRunner table = CliRunner.run("fusion", "query", sql, "--cluster", cluster);
+            assertThat(table.exitCode()).as(table.err()).isZero();
+            assertThat(table.out().lines().toList()).hasSize(4).first().asString()
+                    .matches("l_orderkey +l_linenumber +l_shipmode +l_extendedprice");
+            assertThat(table.errLines()).singleElement().asString().startsWith("2 rows; ")
+                    .contains("bytes moved", " ms");
+
+            CliRunner csv = CliRunner.run("fusion", "query", sql, "--cluster", cluster, "--format", "csv",
+                    "--mode", "baseline");
+            assertThat(csv.out().lines().toList()).hasSize(3).first()
+                    .isEqualTo("l_orderkey,l_linenumber,l_shipmode,l_extendedprice");
+            CliRunner json = CliRunner.run("fusion", "query", "SELECT COUNT(*), MAX(l_orderkey) FROM lineitem "
+                    + "WHERE l_orderkey = 1", "--cluster", cluster, "--format", "json");
+            assertThat(json.out().strip()).matches("\\[\\{\"COUNT\\(\\*\\)\":\\d+,\"MAX\\(l_orderkey\\)\":1}]");
+
+            CliRunner unknown = CliRunner.run("fusion", "query", "SELECT l_tax FROM orders", "--cluster", cluster);
+            assertThat(unknown.exitCode()).isEqualTo(1);
+            assertThat(unknown.errLines()).containsExactly("layoutbench fusion query: No object 'orders' in the "
+                    + "cluster " + cluster + " (put one with 'layoutbench fusion put FILE --key orders --cluster "
+                    + cluster + "')");
+
+            // Two of three nodes SIGKILLed: RS(3,2) rebuilds from two blocks, so every stripe lost too many.
+            ClusterFile nodes = ClusterFile.read(Path.of(cluster));
+            kill(nodes.nodes().get(0).pid());
+            kill(nodes.nodes().get(2).pid());
+            CliRunner status = CliRunner.run("fusion", "cluster", "status", "--dir", cluster);
+            assertThat(status.exitCode()).isEqualTo(1);
+            assertThat(status.out()).contains("node 1  " + nodes.nodes().get(1).uri() + "  pid "
+                    + nodes.nodes().get(1).pid() + "  up", "node 2  ", "down: process gone", "1 of 3 nodes up");
+            CliRunner lost = CliRunner.run("fusion", "query", sql, "--cluster", cluster);
+            assertThat(lost.exitCode()).isEqualTo(1);
+            assertThat(lost.errLines()).singleElement().asString()
+                    .startsWith("layoutbench fusion query: Object 'lineitem' cannot be read: stripe ")
+                    .contains("more than RS(3,2) (at most 1 lost) rebuilds; nodes refusing connections now: node 0 ("
+                            + nodes.nodes().get(0).uri() + "), node 2 (" + nodes.nodes().get(2).uri() + ")");
+
+            // start again: the two dead nodes come back on their ports and serve their blocks.
+            CliRunner restart = CliRunner.run("fusion", "cluster", "start", "--dir", cluster);
+            assertThat(restart.exitCode()).as(restart.err()).isZero();
+            assertThat(restart.out()).contains("2 of 3 storage nodes restarted");
+            CliRunner again = CliRunner.run("fusion", "query", sql, "--cluster", cluster);
+            assertThat(again.exitCode()).as(again.err()).isZero();
+            assertThat(again.out()).isEqualTo(table.out());
+            CliRunner running = CliRunner.run("fusion", "cluster", "start", "--dir", cluster);
+            assertThat(running.exitCode()).isEqualTo(2);
+            assertThat(running.errLines()).singleElement().asString().contains("already running", "all 3 nodes up");
+        } finally {
+            if (java.nio.file.Files.exists(ClusterFile.in(Path.of(cluster)))) {
+                CliRunner stop = CliRunner.run("fusion", "cluster", "stop", "--dir", cluster);
+                assertThat(stop.exitCode()).as(stop.err()).isZero();
+            }
+        }
+        CliRunner status = CliRunner.run("fusion", "cluster", "status", "--dir", cluster);
+        assertThat(status.out()).contains("0 of 3 nodes up");
+        for (ClusterFile.Node node : ClusterFile.read(Path.of(cluster)).nodes()) {
+            assertThat(NodeProcess.isRunning(node.pid(), node.started())).as("node %s", node.uri()).isFalse();
+        }
+    }
+
+    private static void kill(long pid) {
+        ProcessHandle.of(pid).ifPresent(process -> {
+            process.destroyForcibly();
+            process.onExit().join();
+        });
+    }
+}
