@@ -11,7 +11,11 @@ import io.layoutbench.api.metrics.RequestKind;
  *
  * <pre>{@code
  * PlannedRequest get = new PlannedRequest(RequestKind.RANGE_GET, "l2/shard-000003.tar", ByteRange.of(512, 110_000));
+ * PlannedRequest rides = get.withSharing(PlannedRequest.Sharing.SHARED);   // rides.roundTrip(true) == false
  * }</pre>
+ *
+ * <p>Two requests of the same object and range but different {@link Sharing} are different values: a plan whose
+ * requests a store shares does not equal the same requests planned for a store that does not.
  *
  * @param kind    request kind
  * @param key     object key
@@ -57,6 +61,10 @@ public record PlannedRequest(RequestKind kind, String key, ByteRange range, Shar
      * Whether a store answers a request from bytes another request of the same query brought. A store that keeps the
      * checked units of small reads for the rest of a query (the FAC store's checksum units, which pack many small
      * Parquet chunks side by side) sends no read of its own for a request whose units an earlier one fetched.
+     *
+     * <pre>{@code
+     * boolean waitsWhenWarm = request.withSharing(Sharing.SHARED_WHEN_COLD).roundTrip(false);   // true
+     * }</pre>
      */
     public enum Sharing {
         /** The request has its own round trip. */

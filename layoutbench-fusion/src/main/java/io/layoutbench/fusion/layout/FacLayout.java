@@ -317,7 +317,11 @@ public final class FacLayout implements StorageLayout, SupportsDistributedWrites
         return create(fac, prefix, schema, options, null, () -> { });   // no descriptor: the caller holds fac
     }
 
-    /** Opens the dataset under {@code prefix} of {@code fac}; {@code fac} stays open when the dataset is closed. */
+    /**
+     * Opens the dataset under {@code prefix} of {@code fac}; {@code fac} stays open when the dataset is closed. Pass
+     * the store itself, not a view of it ({@code withMetrics}): each query makes its own view, whose checksum units
+     * last for that query; views of a view share the outer view's units across queries, which plans do not price.
+     */
     public static Dataset open(FacBackend fac, String prefix) {
         return new FacDataset(StorageLayouts.get(L3Layout.NAME).open(requireNonNull(fac, "fac is null"), prefix), fac,
                 null);
@@ -485,6 +489,7 @@ public final class FacLayout implements StorageLayout, SupportsDistributedWrites
             }
         }
     }
+
     /**
      * {@code plan} with the requests the store answers from checksum units an earlier request of the query reads
      * marked shared ({@link FacBackend#sharedReads}): paper mode reads a row group's small chunks one by one, and they
@@ -510,7 +515,12 @@ public final class FacLayout implements StorageLayout, SupportsDistributedWrites
                 plan.metadataRounds());
     }
 
-    /** L3's prepared query over FAC, its plans marked as {@link FacDataset#plan}'s are. */
+    /**
+     * L3's prepared query over FAC, its plans marked as {@link FacDataset#plan}'s are. Each plan counts the units
+     * shared within its own read; the reads of one prepared query share a unit cache, so a read may also find units an
+     * earlier read left there, which its plan prices as round trips (an over-estimate, as plans were before sharing
+     * was priced).
+     */
     private record FacPreparedQuery(PreparedQuery l3, FacBackend store) implements PreparedQuery {
         @Override
         public String resultId() {

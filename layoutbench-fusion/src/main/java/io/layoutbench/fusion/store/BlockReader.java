@@ -91,19 +91,34 @@ final class BlockReader {
         int unit = manifest.checksumUnit();
         boolean shared = true;
         for (FacManifest.Piece piece : manifest.locate(range)) {
-            FacManifest.Block block = manifest.block(piece.stripe(), piece.block());
-            long from = piece.blockOffset() / unit * unit;
-            long to = Math.min(block.length(), ceilTo(piece.blockOffset() + piece.length(), unit));
-            if (to - from > UnitCache.MAX_READ_BYTES) {
+            UnitSpan span = UnitSpan.of(manifest, piece);
+            if (!span.cached()) {
                 shared = false;   // read from the node, and not kept
                 continue;
             }
-            for (long u = from / unit; u <= (to - 1) / unit; u++) {
-                shared &= !fetched.add(new UnitCache.UnitKey(manifest.key(), manifest.generation(), block.stripe(),
-                        block.index(), u));
+            for (long u = span.from() / unit; u <= (span.to() - 1) / unit; u++) {
+                shared &= !fetched.add(new UnitCache.UnitKey(manifest.key(), manifest.generation(),
+                        span.block().stripe(), span.block().index(), u));
             }
         }
         return shared;
+    }
+
+    /**
+     * The whole checksum units {@code [from, to)} of {@code block} a piece is read in, and whether a read of that
+     * many bytes goes through the {@link UnitCache}: one rule for {@link #readPiece} and {@link #sharesUnits}.
+     */
+    private record UnitSpan(FacManifest.Block block, long from, long to) {
+        static UnitSpan of(FacManifest manifest, FacManifest.Piece piece) {
+            FacManifest.Block block = manifest.block(piece.stripe(), piece.block());
+            int unit = manifest.checksumUnit();
+            return new UnitSpan(block, piece.blockOffset() / unit * unit,
+                    Math.min(block.length(), ceilTo(piece.blockOffset() + piece.length(), unit)));
+        }
+
+        boolean cached() {
+            return to - from <= UnitCache.MAX_READ_BYTES;
+        }
     }
 
     /**
@@ -112,11 +127,11 @@ final class BlockReader {
      * fetching are not read again.
      */
     private CompletableFuture<ByteBuffer> readPiece(FacManifest manifest, FacManifest.Piece piece, UnitCache units) {
-        FacManifest.Block block = manifest.block(piece.stripe(), piece.block());
-        int unit = manifest.checksumUnit();
-        long from = piece.blockOffset() / unit * unit;
-        long to = Math.min(block.length(), ceilTo(piece.blockOffset() + piece.length(), unit));
-        if (units != null && to - from <= UnitCache.MAX_READ_BYTES) {
+        UnitSpan span = UnitSpan.of(manifest, piece);
+        FacManifest.Block block = span.block();
+        long from = span.from();
+        long to = span.to();
+        if (units != null && span.cached()) {
             return readCached(manifest, piece, block, from, to, units).exceptionallyCompose(error -> {
                 Throwable cause = Futures.unwrap(error);
                 if (cause instanceof BlockChecksumException) {
