@@ -1,10 +1,14 @@
 package io.layoutbench.examples.fusion;
 
 import io.layoutbench.api.backend.ObjectBackend;
+import io.layoutbench.api.backend.ObjectBackends;
 import io.layoutbench.api.dataset.ColumnType;
+import io.layoutbench.api.metrics.RequestMetrics;
 import io.layoutbench.api.predicate.ColumnarTable;
 import io.layoutbench.backend.file.FileBackend;
 import io.layoutbench.evaluation.tpch.TpchParquet;
+import io.layoutbench.fusion.cluster.ClusterFile;
+import io.layoutbench.fusion.codec.CodeParameters;
 import io.layoutbench.fusion.pushdown.ClusterModel;
 import io.layoutbench.fusion.pushdown.PushdownEngine;
 import io.layoutbench.fusion.pushdown.PushdownMode;
@@ -12,6 +16,7 @@ import io.layoutbench.fusion.pushdown.PushdownReport;
 import io.layoutbench.fusion.pushdown.PushdownResult;
 import io.layoutbench.fusion.store.FacBackend;
 import io.layoutbench.fusion.store.FacOptions;
+import io.layoutbench.fusion.store.PrefixedBackend;
 
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -22,6 +27,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.Callable;
 
 import picocli.CommandLine.Command;
@@ -41,7 +47,9 @@ import picocli.CommandLine.Spec;
                 + "and p99 modelled latency over --runs runs, and the bytes that crossed the network.",
             "Both stores are RS(9,6) over nine directories; Fusion's with FAC (no chunk split), the baseline's with "
                     + "fixed blocks. Storage nodes run in-process, timed one operation at a time; the network is "
-                    + "modelled (--link-gbps, --rpc-micros)."})
+                    + "modelled (--link-gbps, --rpc-micros). With --cluster the blocks live on a cluster's node "
+                    + "processes and are read over Arrow Flight; operators still run in this process, and the tables "
+                    + "add wall-clock times."})
 final class FusionBenchCommand implements Callable<Integer> {
 
     private static final String KEY = "tpch/lineitem.parquet";
@@ -78,6 +86,16 @@ final class FusionBenchCommand implements Callable<Integer> {
     @Option(names = "--only", description = "Run only: micro, sweep or tpch.")
     String only;
 
+    @Option(names = "--cluster", paramLabel = "DIR", description = "Run on the storage-node processes of a cluster "
+            + "('fusion cluster start --dir DIR') instead of nine directories: block reads go over Arrow Flight, and "
+            + "the tables add wall-clock latency beside the modelled one. Nodes down stay down (kill some to measure "
+            + "degraded reads); the object is put while all are up.")
+    Path cluster;
+
+    @Option(names = "--call-timeout", defaultValue = "30", paramLabel = "SECONDS",
+            description = "With --cluster: deadline of each call to a node (default: ${DEFAULT-VALUE}).")
+    int callTimeoutSeconds;
+
     @Option(names = "--fusion-mode", defaultValue = "FUSION", description = "How the Fusion side runs: FUSION "
             + "(chooses pushdown or fetch per query, the default), PAPER (always pushdown, as in the paper), PUSH_ALL "
             + "or BASELINE (on the FAC store: the fetch plan every time).")
@@ -104,14 +122,23 @@ final class FusionBenchCommand implements Callable<Integer> {
         out.printf(Locale.ROOT, "lineitem: %s, %.1f MB%n", file, Files.size(file) / 1e6);
         ClusterModel network = new ClusterModel(linkGbps, Duration.ofNanos(rpcMicros * 1000));
         StringBuilder tables = new StringBuilder();
-        try (FacBackend fusion = store(workDir.resolve("fusion-nodes"), FacOptions.defaults(), file);
-                FacBackend baseline = store(workDir.resolve("baseline-nodes"),
-                        FacOptions.builder().overheadBudget(0).build(), file)) {
+        ClusterFile nodes = cluster == null ? null : ClusterOption.read(cluster);
+        if (nodes != null) {
+            List<String> down = ClusterOption.down(nodes);
+            out.printf(Locale.ROOT, "Cluster %s: %d storage-node processes, %s; down: %s%n", cluster,
+                    nodes.nodes().size(), nodes.code(), down.isEmpty() ? "none" : String.join(", ", down));
+        }
+        FacOptions code = nodes == null ? FacOptions.defaults()
+                : FacOptions.builder().code(CodeParameters.parse(nodes.code())).build();
+        FacOptions fixed = nodes == null ? FacOptions.builder().overheadBudget(0).build()
+                : FacOptions.builder().code(CodeParameters.parse(nodes.code())).overheadBudget(0).build();
+        try (FacBackend fusion = store(nodes, "fusion-nodes", code, file);
+                FacBackend baseline = store(nodes, "baseline-nodes", fixed, file)) {
             out.printf(Locale.ROOT, "Fusion store: %s, extra overhead %.2f%%; baseline: %s, %d MiB blocks%n",
                     fusion.manifest(KEY).strategy(), 100 * fusion.manifest(KEY).extraOverhead(),
                     baseline.manifest(KEY).strategy(), FacOptions.defaults().fixedBlockSize() >> 20);
             Bench bench = new Bench(new PushdownEngine(fusion, network), new PushdownEngine(baseline, network),
-                    out, tables);
+                    out, tables, nodes != null);
             long rows = bench.count();
             if (only == null || only.equals("micro")) {
                 bench.header("Microbenchmark: SELECT col FROM lineitem WHERE col < v, about 1% of rows");
@@ -159,10 +186,21 @@ final class FusionBenchCommand implements Callable<Integer> {
         return one.schema().columns().stream().map(c -> c.name()).toList();
     }
 
-    private static FacBackend store(Path dir, FacOptions options, Path file) {
+    /**
+     * A store of its own for one system: nine directories under the work directory, or, on a cluster, its nodes
+     * with every key under {@code name/}, so Fusion's copy and the baseline's share the processes, not the keys.
+     */
+    private FacBackend store(ClusterFile cluster, String name, FacOptions options, Path file) {
         List<ObjectBackend> nodes = new ArrayList<>();
-        for (int i = 0; i < 9; i++) {
-            nodes.add(new FileBackend(dir.resolve("node-" + i)));
+        try {
+            for (int i = 0; i < (cluster == null ? 9 : cluster.nodes().size()); i++) {
+                nodes.add(cluster == null ? new FileBackend(workDir.resolve(name).resolve("node-" + i))
+                        : PrefixedBackend.of(ObjectBackends.open(cluster.nodes().get(i).uri(),
+                                Map.of("callTimeout", callTimeoutSeconds + "s"), RequestMetrics.NONE), name));
+            }
+        } catch (RuntimeException e) {
+            nodes.forEach(ObjectBackend::close);
+            throw e;
         }
         FacBackend store = FacBackend.create(nodes, options, true);
         if (!store.exists(KEY) || store.size(KEY) != sizeOf(file)) {
@@ -191,11 +229,16 @@ final class FusionBenchCommand implements Callable<Integer> {
         private final StringBuilder tables;
         private final List<String> plans = new ArrayList<>();
 
-        Bench(PushdownEngine fusion, PushdownEngine baseline, PrintWriter out, StringBuilder tables) {
+        /** Whether rows also give wall-clock times: on a cluster, where block reads cross real sockets. */
+        private final boolean wallClock;
+
+        Bench(PushdownEngine fusion, PushdownEngine baseline, PrintWriter out, StringBuilder tables,
+                boolean wallClock) {
             this.fusion = fusion;
             this.baseline = baseline;
             this.out = out;
             this.tables = tables;
+            this.wallClock = wallClock;
         }
 
         long count() {
@@ -240,8 +283,10 @@ final class FusionBenchCommand implements Callable<Integer> {
         void header(String title) {
             String head = "\n### " + title + "\n\n| query | selectivity | Fusion median ms | Fusion p99 ms | "
                     + "baseline median ms | baseline p99 ms | median cut | p99 cut | Fusion MB | baseline MB | "
-                    + "traffic ratio | projections pushed / fetched | plan |\n"
-                    + "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|";
+                    + "traffic ratio | projections pushed / fetched | plan |"
+                    + (wallClock ? " Fusion wall median ms | Fusion wall p99 ms | baseline wall median ms | "
+                            + "baseline wall p99 ms |" : "") + "\n"
+                    + "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|" + (wallClock ? "--:|--:|--:|--:|" : "");
             out.println(head);
             out.flush();
             tables.append(head).append('\n');
@@ -268,12 +313,18 @@ final class FusionBenchCommand implements Callable<Integer> {
             }
             long[] fusionNanos = new long[runs];
             long[] baselineNanos = new long[runs];
+            long[] fusionWall = new long[runs];
+            long[] baselineWall = new long[runs];
             PushdownResult fused = null;
             PushdownReport assembled = null;
             for (int r = 0; r < runs; r++) {
+                long start = System.nanoTime();
                 fused = fusion.execute(KEY, sql, fusionMode);
+                fusionWall[r] = System.nanoTime() - start;
                 fusionNanos[r] = fused.report().latency().toNanos();
+                start = System.nanoTime();
                 assembled = baseline.execute(KEY, sql, PushdownMode.BASELINE).report();
+                baselineWall[r] = System.nanoTime() - start;
                 baselineNanos[r] = assembled.latency().toNanos();
             }
             PushdownReport report = fused.report();
@@ -287,7 +338,10 @@ final class FusionBenchCommand implements Callable<Integer> {
                     fp / 1e6, bm / 1e6, bp / 1e6, 100 * (1 - fm / bm), 100 * (1 - fp / bp),
                     report.networkBytes() / 1e6, assembled.networkBytes() / 1e6,
                     (double) assembled.networkBytes() / report.networkBytes(), report.projectionsPushed(),
-                    report.projectionsFetched(), report.plan().kind().label());
+                    report.projectionsFetched(), report.plan().kind().label())
+                    + (wallClock ? String.format(Locale.ROOT, " %.1f | %.1f | %.1f | %.1f |",
+                            percentile(fusionWall, 0.5) / 1e6, percentile(fusionWall, 0.99) / 1e6,
+                            percentile(baselineWall, 0.5) / 1e6, percentile(baselineWall, 0.99) / 1e6) : "");
             plans.add(name + ": " + report.plan());
             out.println(row);
             out.flush();
