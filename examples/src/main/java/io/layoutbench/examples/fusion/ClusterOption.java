@@ -18,7 +18,7 @@ import java.util.Map;
 final class ClusterOption {
 
     /** How long a node may take to accept a TCP connection before it is called down. */
-    private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(1);
+    static final Duration PROBE_TIMEOUT = Duration.ofSeconds(1);
 
     @Option(names = "--cluster", required = true, paramLabel = "DIR",
             description = "The cluster's directory, as given to 'fusion cluster start --dir'.")
