@@ -293,7 +293,7 @@ final class FusionClusterCommand implements Callable<Integer> {
 
         static NodeState of(ClusterFile.Node node) {
             boolean running = NodeProcess.isRunning(node.pid(), node.started());
-            boolean accepts = NodeProcess.accepts(node.uri().getHost(), node.uri().getPort(),
+            boolean accepts = NodeProcess.accepts(LocalCluster.host(node.uri()), node.uri().getPort(),
                     ClusterOption.PROBE_TIMEOUT);
             return running && accepts ? UP : running ? REFUSING : accepts ? PORT_TAKEN : GONE;
         }
