@@ -3,6 +3,7 @@ package io.layoutbench.examples.fusion;
 import io.layoutbench.api.ConfigurationException;
 import io.layoutbench.examples.fac.NodeOptions;
 import io.layoutbench.fusion.cluster.ClusterFile;
+import io.layoutbench.fusion.cluster.LocalCluster;
 import io.layoutbench.fusion.cluster.NodeProcess;
 import io.layoutbench.fusion.store.FacBackend;
 
@@ -18,7 +19,7 @@ import java.util.Map;
 final class ClusterOption {
 
     /** How long a node may take to accept a TCP connection before it is called down. */
-    private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(1);
+    static final Duration PROBE_TIMEOUT = Duration.ofSeconds(1);
 
     @Option(names = "--cluster", required = true, paramLabel = "DIR",
             description = "The cluster's directory, as given to 'fusion cluster start --dir'.")
@@ -64,7 +65,7 @@ final class ClusterOption {
         List<String> down = new ArrayList<>();
         for (int i = 0; i < cluster.nodes().size(); i++) {
             ClusterFile.Node node = cluster.nodes().get(i);
-            if (!NodeProcess.accepts(node.uri().getHost(), node.uri().getPort(), PROBE_TIMEOUT)) {
+            if (!NodeProcess.accepts(LocalCluster.host(node.uri()), node.uri().getPort(), PROBE_TIMEOUT)) {
                 down.add("node " + i + " (" + node.uri() + ")");
             }
         }

@@ -65,7 +65,8 @@ final class FusionClusterCommand implements Callable<Integer> {
         CommandSpec spec;
 
         @Option(names = "--nodes", description = "How many nodes (default: 9). Where a cluster file exists, its nodes "
-                + "that are down are started again on their ports instead.")
+                + "whose process is gone are started again as it records them instead; --nodes, --code, --host and "
+                + "--base-port that differ from it are refused.")
         Integer nodes;
 
         @Option(names = "--dir", required = true, description = "The cluster's directory (created if missing).")
@@ -91,16 +92,15 @@ final class FusionClusterCommand implements Callable<Integer> {
         @Override
         public Integer call() {
             PrintWriter out = spec.commandLine().getOut();
-            int blocks;
-            try {
-                blocks = CodeParameters.parse(code).totalBlocks();
-            } catch (IllegalArgumentException e) {
-                throw new ParameterException(spec.commandLine(), "--code: " + e.getMessage(), e);
-            }
             if (timeoutSeconds < 1) {
                 throw new ParameterException(spec.commandLine(), "--timeout must be at least 1 second, got "
                         + timeoutSeconds);
             }
+            // A cluster there already: its file, not the defaults, says how many nodes and which code.
+            if (Files.exists(ClusterFile.in(dir))) {
+                return restartDownNodes(out, ClusterFile.read(dir));
+            }
+            int blocks = blocks(code);
             int count = nodes == null ? DEFAULT_NODES : nodes;
             if (count < blocks) {
                 throw new ParameterException(spec.commandLine(), "--nodes " + count + " is fewer than the " + blocks
@@ -111,13 +111,10 @@ final class FusionClusterCommand implements Callable<Integer> {
                         + basePort + " to " + (basePort + count - 1) + " for " + count + " nodes: use 1 to "
                         + (65_536 - count) + ", or no --base-port for free ports");
             }
-            if (Files.exists(ClusterFile.in(dir))) {
-                return restartDownNodes(out, ClusterFile.read(dir));
-            }
             long started = System.nanoTime();
             List<NodeProcess> processes = LocalCluster.start(dir, count, host, basePort,
-                    Duration.ofSeconds(timeoutSeconds));
-            write(new ClusterFile(code, LocalCluster.entries(processes)), processes);
+                    Duration.ofSeconds(timeoutSeconds),
+                    ready -> new ClusterFile(code, LocalCluster.entries(ready)).write(dir));
             for (int i = 0; i < processes.size(); i++) {
                 out.printf(Locale.ROOT, "node %d  %s  pid %d  %s%n", i, processes.get(i).uri(),
                         processes.get(i).pid(), processes.get(i).settings().dir());
@@ -127,46 +124,85 @@ final class FusionClusterCommand implements Callable<Integer> {
             return 0;
         }
 
+        private int blocks(String code) {
+            try {
+                return CodeParameters.parse(code).totalBlocks();
+            } catch (IllegalArgumentException e) {
+                throw new ParameterException(spec.commandLine(), "--code: " + e.getMessage(), e);
+            }
+        }
+
         /**
-         * A cluster file is there already: its nodes that are down are started again on their directories and ports
-         * (blocks stay where the store expects them); with every node up, there is nothing to do but say so.
+         * A cluster file is there already: its nodes that are down are started again on their directories, hosts and
+         * ports (blocks stay where the store expects them); with every node up, there is nothing to do but say so.
+         * Options that would shape a new cluster are refused where they differ from the file, rather than ignored.
          */
         private int restartDownNodes(PrintWriter out, ClusterFile old) {
-            if (nodes != null && nodes != old.nodes().size()) {
-                throw new ConfigurationException("The cluster in " + dir + " has " + old.nodes().size()
-                        + " nodes, not " + nodes + ": 'start' restarts its nodes that are down; stop it and use "
-                        + "another --dir for a new cluster");
-            }
-            List<Integer> down = IntStream.range(0, old.nodes().size())
-                    .filter(i -> !NodeProcess.isRunning(old.nodes().get(i).pid(),
-                            old.nodes().get(i).started())).boxed().toList();
+            refuseDifferent(old);
+            List<NodeState> states = old.nodes().stream().map(NodeState::of).toList();
+            List<Integer> down = IntStream.range(0, states.size()).filter(i -> !states.get(i).up()).boxed().toList();
             if (down.isEmpty()) {
                 throw new ConfigurationException("A cluster is already running in " + dir + " (all "
                         + old.nodes().size() + " nodes up); 'fusion cluster stop --dir " + dir + "' stops it");
             }
+            List<String> unrestartable = down.stream().filter(i -> states.get(i) != NodeState.GONE)
+                    .map(i -> "node " + i + " (" + old.nodes().get(i).uri() + ") " + states.get(i).description())
+                    .toList();
+            if (!unrestartable.isEmpty()) {
+                throw new ConfigurationException("Cannot restart the cluster in " + dir + ": " + String.join("; ",
+                        unrestartable) + " ('fusion cluster stop --dir " + dir + "' ends its processes)");
+            }
             long started = System.nanoTime();
-            List<NodeProcess> restarted = LocalCluster.restart(dir, old, down, Duration.ofSeconds(timeoutSeconds));
             List<ClusterFile.Node> entries = new ArrayList<>(old.nodes());
+            List<NodeProcess> restarted = LocalCluster.restart(dir, old, down, Duration.ofSeconds(timeoutSeconds),
+                    ready -> {
+                        for (int j = 0; j < down.size(); j++) {
+                            entries.set(down.get(j), LocalCluster.entry(ready.get(j)));
+                        }
+                        new ClusterFile(old.code(), entries).write(dir);
+                    });
             for (int j = 0; j < down.size(); j++) {
                 NodeProcess process = restarted.get(j);
-                entries.set(down.get(j), new ClusterFile.Node(process.uri(), process.pid(), process.started(),
-                        process.settings().dir()));
                 out.printf(Locale.ROOT, "node %d  %s  pid %d  %s  (restarted)%n", down.get(j), process.uri(),
                         process.pid(), process.settings().dir());
             }
-            write(new ClusterFile(old.code(), entries), restarted);
             out.printf(Locale.ROOT, "%d of %d storage nodes restarted in %.1f s; cluster file %s%n", down.size(),
                     entries.size(), (System.nanoTime() - started) / 1e9, ClusterFile.in(dir));
             return 0;
         }
 
-        /** Writes the cluster file; the processes just started are killed if it cannot be written. */
-        private void write(ClusterFile cluster, List<NodeProcess> started) {
+        /** Options given that differ from the cluster file: one line naming the first, and exit code 2. */
+        private void refuseDifferent(ClusterFile old) {
+            String differs = null;
+            if (nodes != null && nodes != old.nodes().size()) {
+                differs = "--nodes " + nodes + " (it has " + old.nodes().size() + " nodes)";
+            } else if (given("--code") && !sameCode(code, old.code())) {
+                differs = "--code " + code + " (its code is " + old.code() + ")";
+            } else if (given("--host") && old.nodes().stream()
+                    .anyMatch(node -> !LocalCluster.host(node.uri()).equalsIgnoreCase(host))) {
+                differs = "--host " + host + " (its nodes are at " + old.nodes().get(0).uri().getHost() + ")";
+            } else if (given("--base-port") && IntStream.range(0, old.nodes().size())
+                    .anyMatch(i -> old.nodes().get(i).uri().getPort() != basePort + i)) {
+                differs = "--base-port " + basePort + " (its node 0 is on port " + old.nodes().get(0).uri().getPort()
+                        + ")";
+            }
+            if (differs != null) {
+                throw new ParameterException(spec.commandLine(), differs + " differs from the cluster in " + dir
+                        + ": 'start' restarts its nodes that are down as its cluster file says; drop the option, or "
+                        + "stop the cluster and use another --dir for a new one");
+            }
+        }
+
+        private boolean given(String option) {
+            return spec.commandLine().getParseResult().hasMatchedOption(option);
+        }
+
+        private boolean sameCode(String given, String recorded) {
+            blocks(given);   // a malformed --code is a command-line error of its own
             try {
-                cluster.write(dir);
-            } catch (RuntimeException e) {
-                started.forEach(NodeProcess::kill);
-                throw e;
+                return CodeParameters.parse(given).equals(CodeParameters.parse(recorded));
+            } catch (IllegalArgumentException e) {
+                return false;
             }
         }
     }
@@ -228,19 +264,46 @@ final class FusionClusterCommand implements Callable<Integer> {
             int up = 0;
             for (int i = 0; i < cluster.nodes().size(); i++) {
                 ClusterFile.Node node = cluster.nodes().get(i);
-                boolean running = NodeProcess.isRunning(node.pid(), node.started());
-                boolean accepts = NodeProcess.accepts(node.uri().getHost(), node.uri().getPort(),
-                        Duration.ofSeconds(1));
-                String state = running && accepts ? "up"
-                        : running ? "down: process running but refusing connections"
-                        : accepts ? "down: its process is gone, another program holds the port"
-                        : "down: process gone";
-                up += running && accepts ? 1 : 0;
-                out.printf(Locale.ROOT, "node %d  %s  pid %d  %s%n", i, node.uri(), node.pid(), state);
+                NodeState state = NodeState.of(node);
+                up += state.up() ? 1 : 0;
+                out.printf(Locale.ROOT, "node %d  %s  pid %d  %s%n", i, node.uri(), node.pid(),
+                        state.up() ? "up" : "down: " + state.description());
             }
             out.printf(Locale.ROOT, "%d of %d nodes up (code of new objects %s)%n", up, cluster.nodes().size(),
                     cluster.code());
             return up == cluster.nodes().size() ? 0 : LayoutBenchCli.EXIT_FAILURE;
+        }
+    }
+
+    /**
+     * A node of the cluster file as {@code status} shows it and {@code start} decides on it: up means its process
+     * runs and accepts connections; only a node whose process is gone, its port free, is started again.
+     */
+    enum NodeState {
+        UP("up"),
+        REFUSING("process running but refusing connections"),
+        PORT_TAKEN("its process is gone, another program holds the port"),
+        GONE("process gone");
+
+        private final String description;
+
+        NodeState(String description) {
+            this.description = description;
+        }
+
+        static NodeState of(ClusterFile.Node node) {
+            boolean running = NodeProcess.isRunning(node.pid(), node.started());
+            boolean accepts = NodeProcess.accepts(LocalCluster.host(node.uri()), node.uri().getPort(),
+                    ClusterOption.PROBE_TIMEOUT);
+            return running && accepts ? UP : running ? REFUSING : accepts ? PORT_TAKEN : GONE;
+        }
+
+        boolean up() {
+            return this == UP;
+        }
+
+        String description() {
+            return description;
         }
     }
 }

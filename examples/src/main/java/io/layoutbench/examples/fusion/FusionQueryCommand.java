@@ -36,14 +36,30 @@ import picocli.CommandLine.Spec;
  * <pre>
  * layoutbench fusion query "SELECT l_orderkey, l_tax FROM lineitem WHERE l_quantity < 2 LIMIT 5" --cluster cluster
  * layoutbench fusion query "SELECT COUNT(*), SUM(l_tax) FROM lineitem" --cluster cluster --format json
+ * layoutbench fusion query "SELECT l_returnflag, l_linestatus, SUM(l_quantity),
+ *     SUM(l_extendedprice * (1 - l_discount)), AVG(l_discount), COUNT(*) FROM lineitem
+ *     WHERE l_shipdate &lt;= '1998-09-02' GROUP BY l_returnflag, l_linestatus
+ *     ORDER BY l_returnflag, l_linestatus" --cluster cluster              (TPC-H Q1's shape)
  * </pre>
+ *
+ * <p>The SQL: {@code SELECT items FROM key [WHERE ...] [GROUP BY column, ...] [ORDER BY item [ASC|DESC], ...]
+ * [LIMIT n]}. Items are columns, {@code *}, or {@code COUNT(*)} and COUNT, SUM, MIN, MAX, AVG of a column or of
+ * arithmetic on columns; no {@code AS} aliases. WHERE is the predicate language (comparisons, {@code x BETWEEN a AND
+ * b}, IN, LIKE, arithmetic, AND, OR, NOT); DATE columns compare with ISO strings ({@code l_shipdate <= '1998-09-02'}:
+ * no {@code DATE '...'}, no INTERVAL). DECIMAL values, their SUM, MIN, MAX and arithmetic print exactly
+ * ({@link ResultFormat}).
  *
  * <p>Exit codes: 0 with the rows; 2 for SQL that does not parse or names an unknown column (one line naming the
  * position), or a missing cluster file; 1 for an object not in the cluster or stripes with too many nodes down.
  */
 @Command(name = "query", mixinStandardHelpOptions = true,
-        description = {"Run SELECT ... FROM key [WHERE ...] [LIMIT n] on an object put into the cluster; the key is "
-                + "the name after FROM (double-quote it if it holds dots or slashes).",
+        description = {"Run SELECT items FROM key [WHERE ...] [GROUP BY column, ...] [ORDER BY item [ASC|DESC], "
+                + "...] [LIMIT n] on an object put into the cluster; the key is the name after FROM (double-quote it "
+                + "if it holds dots or slashes).",
+            "Items: columns, *, COUNT(*), and COUNT, SUM, MIN, MAX, AVG of a column or of arithmetic on columns "
+                + "(SUM(l_extendedprice * (1 - l_discount))); no AS aliases. WHERE: comparisons, x BETWEEN a AND b, "
+                + "IN, LIKE, AND, OR, NOT; dates as ISO strings (l_shipdate <= '1998-09-02'; no DATE '...', no "
+                + "INTERVAL). DECIMAL values print exactly.",
             "Prints the rows, then on standard error the rows, bytes moved, plan and time."})
 final class FusionQueryCommand implements Callable<Integer> {
 
@@ -114,7 +130,7 @@ final class FusionQueryCommand implements Callable<Integer> {
         double millis = (System.nanoTime() - started) / 1e6;
         List<String> labels = result.labels().size() == result.rows().schema().columns().size() ? result.labels()
                 : result.rows().schema().columns().stream().map(c -> c.name()).collect(Collectors.toList());
-        format.print(labels, result.rows(), out);
+        format.print(labels, result, out);
         PushdownReport report = result.report();
         err.printf(Locale.ROOT, "%d rows; %d bytes moved (%d to the coordinator, %d to nodes, %d between nodes) in "
                 + "%d RPCs; %s plan, %d degraded chunks; %.0f ms%n", result.rows().rowCount(),

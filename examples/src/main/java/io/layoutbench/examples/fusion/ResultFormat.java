@@ -1,11 +1,13 @@
 package io.layoutbench.examples.fusion;
 
-import io.layoutbench.api.predicate.ColumnarTable;
 import io.layoutbench.examples.report.FileReports;
 import io.layoutbench.examples.report.TextTable;
+import io.layoutbench.fusion.pushdown.PushdownResult;
 
 import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.StreamWriteFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
 
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -16,16 +18,19 @@ import java.util.List;
 
 /**
  * How {@code fusion query} prints rows: an aligned table, CSV (RFC 4180) or JSON (an array of objects keyed by the
- * SELECT items). Values are printed from what each cell holds (text, integers, doubles, decimals, booleans, nulls),
- * not from a fixed list of column types, so results with new kinds of columns print unchanged.
+ * SELECT items). Values are printed from what each cell holds exactly ({@link PushdownResult#exact}: text, integers,
+ * doubles, DECIMAL values as {@link BigDecimal} to their last digit, booleans, nulls), not from a fixed list of
+ * column types, so results with new kinds of columns print unchanged. Decimals are written plainly, never in
+ * E-notation.
  */
 enum ResultFormat {
     TABLE, CSV, JSON;
 
-    private static final ObjectMapper MAPPER = new ObjectMapper();
+    private static final ObjectMapper MAPPER = JsonMapper.builder()
+            .enable(StreamWriteFeature.WRITE_BIGDECIMAL_AS_PLAIN).build();
 
-    /** Prints {@code rows} under {@code labels}, one per column. */
-    void print(List<String> labels, ColumnarTable rows, PrintWriter out) {
+    /** Prints the rows of {@code rows} under {@code labels}, one per column. */
+    void print(List<String> labels, PushdownResult rows, PrintWriter out) {
         try {
             switch (this) {
                 case TABLE -> table(labels, rows, out);
@@ -38,29 +43,29 @@ enum ResultFormat {
         out.flush();
     }
 
-    private static void table(List<String> labels, ColumnarTable rows, PrintWriter out) {
+    private static void table(List<String> labels, PushdownResult rows, PrintWriter out) {
         TextTable table = new TextTable(labels.toArray(String[]::new));
-        for (int row = 0; row < rows.rowCount(); row++) {
+        for (int row = 0; row < rows.rows().rowCount(); row++) {
             table.row(cells(rows, row).toArray());
         }
         out.print(table.render());
     }
 
-    private static void csv(List<String> labels, ColumnarTable rows, PrintWriter out) throws IOException {
+    private static void csv(List<String> labels, PushdownResult rows, PrintWriter out) throws IOException {
         FileReports.writeCsvLine(out, labels);
-        for (int row = 0; row < rows.rowCount(); row++) {
+        for (int row = 0; row < rows.rows().rowCount(); row++) {
             FileReports.writeCsvLine(out, cells(rows, row));
         }
     }
 
-    private static void json(List<String> labels, ColumnarTable rows, PrintWriter out) throws IOException {
+    private static void json(List<String> labels, PushdownResult rows, PrintWriter out) throws IOException {
         JsonGenerator json = MAPPER.getFactory().createGenerator(out);
         json.writeStartArray();
-        for (int row = 0; row < rows.rowCount(); row++) {
+        for (int row = 0; row < rows.rows().rowCount(); row++) {
             json.writeStartObject();
             for (int column = 0; column < labels.size(); column++) {
                 json.writeFieldName(labels.get(column));
-                Object value = rows.isNull(column, row) ? null : rows.get(column, row);
+                Object value = rows.rows().isNull(column, row) ? null : rows.exact(column, row);
                 if (value instanceof Double d && !Double.isFinite(d)) {
                     json.writeString(d.toString());   // NaN and infinities are not JSON numbers
                 } else if (value instanceof Double d) {
@@ -76,10 +81,10 @@ enum ResultFormat {
         out.println();
     }
 
-    private static List<String> cells(ColumnarTable rows, int row) {
+    private static List<String> cells(PushdownResult rows, int row) {
         List<String> cells = new ArrayList<>();
-        for (int column = 0; column < rows.schema().columns().size(); column++) {
-            cells.add(rows.isNull(column, row) ? "" : FileReports.format(rows.get(column, row)));
+        for (int column = 0; column < rows.rows().schema().columns().size(); column++) {
+            cells.add(rows.rows().isNull(column, row) ? "" : FileReports.format(rows.exact(column, row)));
         }
         return cells;
     }

@@ -80,11 +80,17 @@ public final class FileReports {
         out.write("\r\n");
     }
 
-    /** A value as CSV (and plain tables) show it: doubles in plain decimals, null as an empty field. */
+    /**
+     * A value as CSV (and plain tables) show it: doubles and {@link java.math.BigDecimal}s in plain decimals (every
+     * digit of a BigDecimal, no exponent), null as an empty field.
+     */
     public static String format(Object value) {
         if (value instanceof Double d) {
             // Shortest decimal that reads back as the same double; no locale, no exponent surprises in Excel.
             return Double.isFinite(d) ? new java.math.BigDecimal(Double.toString(d)).toPlainString() : "";
+        }
+        if (value instanceof java.math.BigDecimal decimal) {
+            return decimal.toPlainString();
         }
         return value == null ? "" : value.toString();
     }

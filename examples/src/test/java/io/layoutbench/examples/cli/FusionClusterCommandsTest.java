@@ -6,7 +6,14 @@ import io.layoutbench.evaluation.tpch.TpchParquet;
 import io.layoutbench.fusion.cluster.ClusterFile;
 import io.layoutbench.fusion.cluster.NodeProcess;
 
+import java.net.URI;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
+import java.time.Instant;
+import java.util.List;
+import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
@@ -61,8 +68,27 @@ class FusionClusterCommandsTest {
     }
 
     @Test
+    void startOverAClusterRefusesOptionsThatDifferFromItsFile(@TempDir Path dir) {
+        // Nodes that never ran (pids of ended processes are never reused this fast, and the start time is 1970).
+        ClusterFile recorded = new ClusterFile("RS(3,2)", List.of(0, 1, 2).stream().map(i -> new ClusterFile.Node(
+                URI.create("flight://127.0.0.1:" + (47_100 + i)), Long.MAX_VALUE - i, Instant.EPOCH,
+                dir.resolve("node-" + i))).toList());
+        recorded.write(dir);
+        String[][] differing = {{"--nodes", "9"}, {"--code", "RS(9,6)"}, {"--host", "127.0.0.2"},
+            {"--base-port", "47000"}};
+        for (String[] option : differing) {
+            CliRunner run = CliRunner.run("fusion", "cluster", "start", "--dir", dir.toString(), option[0], option[1]);
+            assertThat(run.exitCode()).as(option[0]).isEqualTo(2);
+            assertThat(run.errLines()).as(option[0]).singleElement().asString()
+                    .contains(option[0] + " " + option[1] + " (", " differs from the cluster in " + dir
+                            + ": 'start' restarts its nodes that are down as its cluster file says");
+        }
+        assertThat(ClusterFile.read(dir)).isEqualTo(recorded);
+    }
+
+    @Test
     @Timeout(value = 240, unit = TimeUnit.SECONDS)
-    void startPutQueryKillRestartStop(@TempDir Path dir) {
+    void startPutQueryKillRestartStop(@TempDir Path dir) throws Exception {
         Path file = TpchParquet.write("lineitem", 0.002, 4_000, dir.resolve("lineitem.parquet")).file();
         String cluster = dir.resolve("cluster").toString();
         try {
@@ -92,6 +118,44 @@ class FusionClusterCommandsTest {
                     + "WHERE l_orderkey = 1", "--cluster", cluster, "--format", "json");
             assertThat(json.out().strip()).matches("\\[\\{\"COUNT\\(\\*\\)\":\\d+,\"MAX\\(l_orderkey\\)\":1}]");
 
+            // The TPC-H Q1 of docs/CLI.md, and its GROUP BY with ORDER BY an aggregate and LIMIT.
+            CliRunner q1 = CliRunner.run("fusion", "query", "SELECT l_returnflag, l_linestatus, SUM(l_quantity), "
+                    + "SUM(l_extendedprice), SUM(l_extendedprice * (1 - l_discount)), "
+                    + "SUM(l_extendedprice * (1 - l_discount) * (1 + l_tax)), AVG(l_quantity), AVG(l_extendedprice), "
+                    + "AVG(l_discount), COUNT(*) FROM lineitem WHERE l_shipdate <= '1998-09-02' "
+                    + "GROUP BY l_returnflag, l_linestatus ORDER BY l_returnflag, l_linestatus", "--cluster", cluster,
+                    "--format", "csv");
+            assertThat(q1.exitCode()).as(q1.err()).isZero();
+            assertThat(q1.out().lines().toList()).hasSizeGreaterThan(1).first().isEqualTo("l_returnflag,l_linestatus,"
+                    + "SUM(l_quantity),SUM(l_extendedprice),SUM(l_extendedprice * (1 - l_discount)),"
+                    + "SUM(l_extendedprice * (1 - l_discount) * (1 + l_tax)),AVG(l_quantity),AVG(l_extendedprice),"
+                    + "AVG(l_discount),COUNT(*)");
+            CliRunner top = CliRunner.run("fusion", "query", "SELECT l_shipmode, COUNT(*) FROM lineitem WHERE "
+                    + "l_discount BETWEEN 0.05 AND 0.07 GROUP BY l_shipmode ORDER BY COUNT(*) DESC, l_shipmode LIMIT 3",
+                    "--cluster", cluster, "--format", "csv");
+            assertThat(top.exitCode()).as(top.err()).isZero();
+            assertThat(top.out().lines().toList()).hasSize(4).first().isEqualTo("l_shipmode,COUNT(*)");
+
+            // DECIMAL values print to their last digit (their nearest doubles would not), and never as 1E-8.
+            Path decimals = decimalParquet(dir);
+            CliRunner putDecimals = CliRunner.run("fusion", "put", decimals.toString(), "--key", "decimals",
+                    "--cluster", cluster);
+            assertThat(putDecimals.exitCode()).as(putDecimals.err()).isZero();
+            String exact = "SELECT k, d, e FROM decimals ORDER BY k";
+            CliRunner decimalTable = CliRunner.run("fusion", "query", exact, "--cluster", cluster);
+            assertThat(decimalTable.exitCode()).as(decimalTable.err()).isZero();
+            assertThat(decimalTable.out().lines().map(String::strip).toList()).hasSize(4)
+                    .anyMatch(line -> line.matches("1 +123456789012\\.345678 +0\\.00000001"))
+                    .anyMatch(line -> line.matches("2 +-0\\.000001 +12\\.50000000"));
+            CliRunner decimalCsv = CliRunner.run("fusion", "query", exact, "--cluster", cluster, "--format", "csv");
+            assertThat(decimalCsv.out().lines().toList()).containsExactly("k,d,e",
+                    "1,123456789012.345678,0.00000001", "2,-0.000001,12.50000000");
+            CliRunner decimalJson = CliRunner.run("fusion", "query", "SELECT SUM(d), MIN(e), MAX(d) FROM decimals",
+                    "--cluster", cluster, "--format", "json");
+            assertThat(decimalJson.exitCode()).as(decimalJson.err()).isZero();
+            assertThat(decimalJson.out().strip()).isEqualTo("[{\"SUM(d)\":123456789012.345677,"
+                    + "\"MIN(e)\":0.00000001,\"MAX(d)\":123456789012.345678}]");
+
             CliRunner unknown = CliRunner.run("fusion", "query", "SELECT l_tax FROM orders", "--cluster", cluster);
             assertThat(unknown.exitCode()).isEqualTo(1);
             assertThat(unknown.errLines()).containsExactly("layoutbench fusion query: No object 'orders' in the "
@@ -113,10 +177,13 @@ class FusionClusterCommandsTest {
                     .contains("more than RS(3,2) (at most 1 lost) rebuilds; nodes refusing connections now: node 0 ("
                             + nodes.nodes().get(0).uri() + "), node 2 (" + nodes.nodes().get(2).uri() + ")");
 
-            // start again: the two dead nodes come back on their ports and serve their blocks.
-            CliRunner restart = CliRunner.run("fusion", "cluster", "start", "--dir", cluster);
+            // start again (--nodes as the file says, not checked against the default RS(9,6)): the two dead nodes
+            // come back on their ports and serve their blocks.
+            CliRunner restart = CliRunner.run("fusion", "cluster", "start", "--nodes", "3", "--dir", cluster);
             assertThat(restart.exitCode()).as(restart.err()).isZero();
             assertThat(restart.out()).contains("2 of 3 storage nodes restarted");
+            assertThat(Path.of(cluster, "node-0.log.1")).as("the log of the killed node's run")
+                    .content().contains("storage node ready " + nodes.nodes().get(0).uri());
             CliRunner again = CliRunner.run("fusion", "query", sql, "--cluster", cluster);
             assertThat(again.exitCode()).as(again.err()).isZero();
             assertThat(again.out()).isEqualTo(table.out());
@@ -134,6 +201,24 @@ class FusionClusterCommandsTest {
         for (ClusterFile.Node node : ClusterFile.read(Path.of(cluster)).nodes()) {
             assertThat(NodeProcess.isRunning(node.pid(), node.started())).as("node %s", node.uri()).isFalse();
         }
+    }
+
+    /** Two rows of DECIMAL(18,6) and DECIMAL(18,8) values that doubles do not hold, written by DuckDB. */
+    private static Path decimalParquet(Path dir) throws Exception {
+        Path file = dir.resolve("decimals.parquet");
+        Properties properties = new Properties();
+        properties.setProperty("home_directory", dir.resolve("duckdb").toString());
+        properties.setProperty("extension_directory", dir.resolve("duckdb/extensions").toString());
+        properties.setProperty("autoinstall_known_extensions", "false");
+        properties.setProperty("autoload_known_extensions", "false");
+        try (Connection duckdb = DriverManager.getConnection("jdbc:duckdb:", properties);
+                Statement statement = duckdb.createStatement()) {
+            statement.execute("COPY (SELECT CAST(k AS BIGINT) AS k, CAST(d AS DECIMAL(18,6)) AS d, "
+                    + "CAST(e AS DECIMAL(18,8)) AS e FROM (VALUES (1, '123456789012.345678', '0.00000001'), "
+                    + "(2, '-0.000001', '12.5')) AS t(k, d, e)) TO '" + file.toString().replace("'", "''")
+                    + "' (FORMAT PARQUET)");
+        }
+        return file;
     }
 
     private static void kill(long pid) {

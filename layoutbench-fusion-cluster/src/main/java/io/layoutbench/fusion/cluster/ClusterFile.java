@@ -8,10 +8,14 @@ import java.io.IOException;
 import java.io.Reader;
 import java.io.UncheckedIOException;
 import java.net.URI;
+import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
@@ -103,13 +107,35 @@ public record ClusterFile(String code, List<Node> nodes) {
                     .append('\n');
         }
         Path file = in(dir);
+        Path temporary = null;
         try {
             Files.createDirectories(dir);
-            Path temporary = Files.createTempFile(dir, NAME, ".tmp");
-            Files.writeString(temporary, text, StandardCharsets.UTF_8);
+            temporary = Files.createTempFile(dir, NAME, ".tmp");
+            try (FileChannel channel = FileChannel.open(temporary, StandardOpenOption.WRITE,
+                    StandardOpenOption.TRUNCATE_EXISTING)) {
+                ByteBuffer bytes = StandardCharsets.UTF_8.encode(CharBuffer.wrap(text));
+                while (bytes.hasRemaining()) {
+                    channel.write(bytes);
+                }
+                // On disk before the rename: after a crash the file is the old one or the whole new one, not empty.
+                channel.force(true);
+            }
             Files.move(temporary, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            temporary = null;
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot write the cluster file " + file + ": " + e.getMessage(), e);
+        } finally {
+            if (temporary != null) {
+                deleteQuietly(temporary);
+            }
+        }
+    }
+
+    private static void deleteQuietly(Path temporary) {
+        try {
+            Files.deleteIfExists(temporary);
+        } catch (IOException e) {
+            // The write failed already, and says so; a stray .tmp file next to the cluster file is harmless.
         }
     }
 

@@ -10,6 +10,7 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.URI;
+import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -153,7 +154,12 @@ public final class NodeProcess {
 
     /** {@code flight://host:port}, where the node serves once ready. */
     public URI uri() {
-        return URI.create(StorageNodeServer.SCHEME + "://" + settings.host() + ":" + settings.port());
+        try {
+            // This constructor puts an IPv6 literal in brackets, as the node's own URI has it.
+            return new URI(StorageNodeServer.SCHEME, null, settings.host(), settings.port(), null, null, null);
+        } catch (URISyntaxException e) {
+            throw new IllegalArgumentException("Not a host for a node's URI: " + settings.host(), e);
+        }
     }
 
     /** The process's exit code, or -1 while it runs. */

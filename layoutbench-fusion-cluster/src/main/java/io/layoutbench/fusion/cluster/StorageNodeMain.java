@@ -20,8 +20,9 @@ import java.util.function.Consumer;
  * storage node ready flight://127.0.0.1:47003 serving /data/node-3
  * </pre>
  *
- * <p>Exit codes: 0 after a requested stop, 1 if the node cannot start (its port is taken, its directory cannot be
- * created), 2 for a wrong command line.
+ * <p>Exit codes: the JVM's for the signal that stopped it after its shutdown hook ran (143 after SIGTERM, 130 after
+ * Ctrl-C's SIGINT), 1 if the node cannot start (its port is taken, its directory cannot be created), 2 for a wrong
+ * command line.
  */
 public final class StorageNodeMain {
 

@@ -5,11 +5,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.layoutbench.api.ConfigurationException;
 
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
+import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -31,6 +33,22 @@ class ClusterFileTest {
         assertThat(Files.readString(ClusterFile.in(dir))).contains("node.1.uri=flight://127.0.0.1:41001\n",
                 "code=RS(9,6)\n");
         assertThat(file.uris()).containsExactly("flight://127.0.0.1:41000", "flight://127.0.0.1:41001");
+    }
+
+    @Test
+    void aWriteThatFailsLeavesNoTemporaryFile(@TempDir Path dir) throws Exception {
+        // A non-empty directory where the file goes: the temporary file is written, the rename onto it fails.
+        Files.createDirectories(ClusterFile.in(dir));
+        Files.writeString(ClusterFile.in(dir).resolve("x"), "x");
+        ClusterFile file = new ClusterFile("RS(3,2)", List.of(new ClusterFile.Node(
+                URI.create("flight://127.0.0.1:41000"), 123, Instant.EPOCH, dir.resolve("node-0"))));
+
+        assertThatThrownBy(() -> file.write(dir)).isInstanceOf(UncheckedIOException.class)
+                .hasMessageStartingWith("Cannot write the cluster file " + ClusterFile.in(dir));
+
+        try (Stream<Path> files = Files.list(dir)) {
+            assertThat(files).containsExactly(ClusterFile.in(dir));
+        }
     }
 
     @Test
