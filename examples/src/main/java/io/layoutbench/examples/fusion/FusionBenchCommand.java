@@ -58,7 +58,8 @@ final class FusionBenchCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--scale-factor", defaultValue = "1", description = "TPC-H scale factor (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--scale-factor", defaultValue = "1",
+            description = "TPC-H scale factor (default: ${DEFAULT-VALUE}).")
     double scaleFactor;
 
     @Option(names = "--row-group-rows", defaultValue = "2000000",
