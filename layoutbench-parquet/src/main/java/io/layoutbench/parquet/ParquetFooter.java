@@ -475,17 +475,27 @@ public final class ParquetFooter {
     }
 
     /**
-     * A DECIMAL's unscaled integer from its big-endian two's complement bytes (at most 8), or null when there are
-     * more: the value would not fit.
+     * A DECIMAL's unscaled integer from its big-endian two's complement bytes, or null when it does not fit 64 bits.
+     * Bytes before the last eight are accepted when they only extend the sign (0x00 before a last eight whose top
+     * bit is clear, 0xFF before one whose top bit is set), as writers pad a value to a fixed width or to the width
+     * of the column's precision; any other leading byte means the value needs more than 64 bits.
      */
     static Long bigEndianLong(ByteBuffer bytes) {
-        int n = bytes.remaining();
-        if (n == 0 || n > 8) {
-            return n == 0 ? 0L : null;
+        int start = bytes.position();
+        int end = bytes.limit();
+        if (start == end) {
+            return 0L;
         }
-        long value = bytes.get(bytes.position());   // sign-extended
-        for (int i = 1; i < n; i++) {
-            value = (value << 8) | (bytes.get(bytes.position() + i) & 0xff);
+        int first = Math.max(start, end - 8);
+        byte sign = (byte) (bytes.get(first) >> 7);   // 0x00 or 0xFF: what the last eight bytes extend to
+        for (int i = start; i < first; i++) {
+            if (bytes.get(i) != sign) {
+                return null;
+            }
+        }
+        long value = bytes.get(first);   // sign-extended
+        for (int i = first + 1; i < end; i++) {
+            value = (value << 8) | (bytes.get(i) & 0xff);
         }
         return value;
     }

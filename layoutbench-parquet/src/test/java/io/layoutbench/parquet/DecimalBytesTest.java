@@ -74,7 +74,34 @@ class DecimalBytesTest {
         assertThat(ParquetFooter.bigEndianLong(ByteBuffer.wrap(new byte[] {(byte) 0xff}))).isEqualTo(-1L);
         assertThat(ParquetFooter.bigEndianLong(ByteBuffer.wrap(new byte[] {0x00, (byte) 0x80}))).isEqualTo(128L);
         assertThat(ParquetFooter.bigEndianLong(ByteBuffer.wrap(bytes(Long.MIN_VALUE, 8)))).isEqualTo(Long.MIN_VALUE);
-        assertThat(ParquetFooter.bigEndianLong(ByteBuffer.wrap(new byte[9]))).isNull();
+        assertThat(ParquetFooter.bigEndianLong(ByteBuffer.wrap(new byte[0]))).isZero();
+    }
+
+    @Test
+    void bytesThatOnlyExtendTheSignAreAccepted() {
+        for (long value : new long[] {0, 1, -1, 127, -128, 12345, -99999999, Long.MAX_VALUE, Long.MIN_VALUE}) {
+            for (int width : new int[] {9, 12, 16}) {
+                assertThat(ParquetFooter.bigEndianLong(ByteBuffer.wrap(bytes(value, width))))
+                        .as(value + " in " + width + " bytes").isEqualTo(value);
+            }
+        }
+        // A slice: only the buffer's remaining bytes count.
+        ByteBuffer slice = ByteBuffer.wrap(new byte[] {0x7f, (byte) 0xff, (byte) 0xff, 0x01, 0x02}, 1, 4);
+        assertThat(ParquetFooter.bigEndianLong(slice)).isEqualTo(-0xfefeL);
+    }
+
+    @Test
+    void bytesBeyondTheSignOfSixtyFourBitsAreRefused() {
+        // 2^64, 2^63 (a 0x00 before a set top bit is a positive value past Long.MAX_VALUE), -2^63 - 1
+        assertThat(ParquetFooter.bigEndianLong(ByteBuffer.wrap(BigInteger.ONE.shiftLeft(64).toByteArray())))
+                .isNull();
+        assertThat(ParquetFooter.bigEndianLong(ByteBuffer.wrap(BigInteger.ONE.shiftLeft(63).toByteArray())))
+                .isNull();
+        assertThat(ParquetFooter.bigEndianLong(ByteBuffer.wrap(BigInteger.valueOf(Long.MIN_VALUE)
+                .subtract(BigInteger.ONE).toByteArray()))).isNull();
+        byte[] padded = bytes(-1, 16);
+        padded[0] = 0x00;   // a prefix byte that is not the sign of the rest
+        assertThat(ParquetFooter.bigEndianLong(ByteBuffer.wrap(padded))).isNull();
     }
 
     private static ColumnVector decode(MemoryBackend backend, ParquetFooter footer, String column) {

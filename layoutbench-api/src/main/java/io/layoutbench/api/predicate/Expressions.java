@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import io.layoutbench.api.dataset.ColumnType;
 import io.layoutbench.api.predicate.TypeRules.Kind;
 
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.IdentityHashMap;
@@ -16,7 +17,9 @@ import java.util.Map;
  * {@code toString()} re-parses to the same tree:
  * <ul>
  *   <li>constants fold: {@code 500 * 1024} is {@code 512000}, {@code 1 < 2} is {@code TRUE},
- *       {@code CAST(3 AS DOUBLE)} is {@code 3.0};</li>
+ *       {@code CAST(3 AS DOUBLE)} is {@code 3.0}; {@code + - *} with a DOUBLE literal fold on the decimals the
+ *       literals are written as, rounded once, as DuckDB's DECIMAL literals do: {@code .06 - 0.01} is
+ *       {@code 0.05};</li>
  *   <li>boolean literals vanish from AND/OR ({@code and(x, alwaysFalse())} is {@code alwaysFalse()},
  *       {@code and(x, alwaysTrue())} is {@code x}), nested AND/OR flatten, and {@code not(not(x))} is
  *       {@code x} (valid in three-valued logic: NOT NOT NULL is NULL).</li>
@@ -116,7 +119,7 @@ public final class Expressions {
                     + " divides by a zero literal (a divisor that is zero only at evaluation time yields NULL)");
         }
         if (left instanceof Literal l && right instanceof Literal r) {
-            Object value = Scalars.arithmetic(op, l.value(), r.value());
+            Object value = fold(op, l.value(), r.value());
             String text = l + " " + op.symbol() + " " + r;
             if (value == null) {
                 throw new PredicateException("BIGINT overflow: " + text + " does not fit in a BIGINT");
@@ -124,6 +127,29 @@ public final class Expressions {
             return finite(value, text);
         }
         return new Arithmetic(op, left, right);
+    }
+
+    /**
+     * {@code a op b} for two literals. A DOUBLE literal is written as a decimal ({@code .06}), and DuckDB reads it
+     * as one, so {@code + - *} on DOUBLE literals are folded on the decimals they print as and rounded once:
+     * {@code .06 - 0.01} is {@code 0.05}, where double arithmetic gives 0.049999999999999996 and TPC-H Q6's
+     * {@code BETWEEN .06 - 0.01 AND .06 + 0.01} would drop its bounds. Division stays DOUBLE division, as in DuckDB;
+     * BIGINT {@code + - *} BIGINT stays exact BIGINT arithmetic. Values of columns are not literals and compute in
+     * doubles ({@link Scalars#arithmetic}).
+     */
+    private static Object fold(ArithmeticOperator op, Object a, Object b) {
+        if (op == ArithmeticOperator.DIVIDE || (a instanceof Long && b instanceof Long)) {
+            return Scalars.arithmetic(op, a, b);
+        }
+        // Literals are finite; valueOf(double) is the shortest decimal that reads back as the double: as written.
+        BigDecimal l = a instanceof Long x ? BigDecimal.valueOf(x) : BigDecimal.valueOf((Double) a);
+        BigDecimal r = b instanceof Long y ? BigDecimal.valueOf(y) : BigDecimal.valueOf((Double) b);
+        return switch (op) {
+            case ADD -> l.add(r).doubleValue();
+            case SUBTRACT -> l.subtract(r).doubleValue();
+            case MULTIPLY -> l.multiply(r).doubleValue();
+            case DIVIDE -> throw new AssertionError("folded as doubles above");
+        };
     }
 
     /** {@code -operand}. */

@@ -30,6 +30,7 @@ import java.util.OptionalInt;
 import java.util.Set;
 
 import org.apache.parquet.schema.LogicalTypeAnnotation;
+import org.apache.parquet.schema.PrimitiveType;
 import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
 import org.roaringbitmap.IntIterator;
 import org.roaringbitmap.RoaringBitmap;
@@ -47,6 +48,9 @@ import org.roaringbitmap.RoaringBitmap;
  */
 final class ObjectColumns {
 
+    /** Most digits of a DECIMAL whose unscaled integers a 64-bit integer always holds. */
+    private static final int MAX_LONG_DECIMAL_DIGITS = 18;
+
     private final ParquetFooter footer;
     private final MetadataSchema schema;
     private final Set<String> dates = new HashSet<>();
@@ -60,9 +64,10 @@ final class ObjectColumns {
         List<Column> columns = new ArrayList<>();
         for (ParquetColumn column : footer.columns()) {
             LogicalTypeAnnotation logical = footer.messageType().getType(column.name()).getLogicalTypeAnnotation();
-            if (column.type().isEmpty() && logical instanceof LogicalTypeAnnotation.DecimalLogicalTypeAnnotation) {
+            if (column.type().isEmpty() && logical instanceof LogicalTypeAnnotation.DecimalLogicalTypeAnnotation d) {
                 // Known, so that a query naming it says why it cannot run rather than call it unknown.
-                unsupported.put(column.name(), logical + " (wider than the 18 digits a 64-bit integer holds)");
+                unsupported.put(column.name(), unreadDecimal(d, footer.messageType().getType(column.name())
+                        .asPrimitiveType()));
                 columns.add(new Column(column.name(), ColumnType.DOUBLE));
                 continue;
             }
@@ -109,10 +114,24 @@ final class ObjectColumns {
             String type = unsupported.get(schema.column(column).name());
             if (type != null) {
                 throw new IllegalArgumentException("Column " + column + " of " + footer.key() + " is " + type
-                        + ", which pushdown does not read (it reads integers, floating point, strings, booleans, dates and "
-                        + "decimals)");
+                        + ", which pushdown does not read (it reads integers, floating point, strings, booleans,"
+                        + " dates and decimals)");
             }
         }
+    }
+
+    /**
+     * Why the footer left a DECIMAL column unread: more digits than 64 bits hold, or (of 18 digits or fewer) values
+     * stored in more bytes than the 8 of a 64-bit integer, which the footer does not read as integers.
+     */
+    private static String unreadDecimal(LogicalTypeAnnotation.DecimalLogicalTypeAnnotation decimal,
+            PrimitiveType type) {
+        if (decimal.getPrecision() <= MAX_LONG_DECIMAL_DIGITS
+                && type.getPrimitiveTypeName() == PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY && type.getTypeLength() > 8) {
+            return decimal + " stored in " + type.getTypeLength() + "-byte FIXED_LEN_BYTE_ARRAY values (wider than"
+                    + " the 8 bytes of a 64-bit integer, although its " + decimal.getPrecision() + " digits fit one)";
+        }
+        return decimal + " (wider than the " + MAX_LONG_DECIMAL_DIGITS + " digits a 64-bit integer holds)";
     }
 
     boolean isDate(String column) {

@@ -585,10 +585,13 @@ public final class PushdownEngine {
             private final List<List<Object>> groupKeys = new ArrayList<>();
             /** COUNT(*) per group. */
             private final List<long[]> rowCounts = new ArrayList<>();
-            /** Per aggregate argument (its SQL), the partial of each group. */
+            /**
+             * Per aggregate argument, keyed by its SQL ({@link #argumentKey}: a column is keyed as it prints,
+             * {@code "order"} quoted), the partial of each group.
+             */
             private final Map<String, List<AggregatePartial>> partials = new HashMap<>();
-            /** Arguments that are one column: aggregated on the node holding its chunk. */
-            private final Set<String> onNodes = new LinkedHashSet<>();
+            /** Arguments that are one column, aggregated on the node holding its chunk: column to argument key. */
+            private final Map<String, String> onNodes = new LinkedHashMap<>();
             /** Arithmetic arguments, evaluated here. */
             private final Map<String, Expression> arithmetic = new LinkedHashMap<>();
 
@@ -597,9 +600,9 @@ public final class PushdownEngine {
                 this.keys = query.groupBy();
                 for (SelectItem item : query.items()) {
                     if (item instanceof SelectItem.Aggregate a && a.column().isPresent()) {
-                        onNodes.add(a.column().get());
+                        onNodes.put(a.column().get(), argumentKey(a));
                     } else if (item instanceof SelectItem.Aggregate a && a.argument().isPresent()) {
-                        arithmetic.put(a.argument().get().toString(), a.argument().get());
+                        arithmetic.put(argumentKey(a), a.argument().get());
                     }
                 }
                 if (!query.isGrouped()) {
@@ -734,7 +737,8 @@ public final class PushdownEngine {
                 }
                 RoaringBitmap all = RoaringBitmap.bitmapOf();
                 all.add(0L, count);
-                for (String column : onNodes) {
+                for (Map.Entry<String, String> onNode : onNodes.entrySet()) {
+                    String column = onNode.getKey();
                     AggregatePartial[] parts;
                     if (dense.containsKey(column) || fetchPlan || fetched.containsKey(column)) {
                         // Its values are here already, or the plan fetches its chunk: aggregate here.
@@ -747,7 +751,7 @@ public final class PushdownEngine {
                     } else {
                         parts = aggregateOnNode(group, column, rows, local.ids(), groups, query.isGrouped());
                     }
-                    merge(column, parts, local);
+                    merge(onNode.getValue(), parts, local);
                 }
                 for (Map.Entry<String, Expression> argument : arithmetic.entrySet()) {
                     start = System.nanoTime();
@@ -821,7 +825,7 @@ public final class PushdownEngine {
                 if (a.argument().isEmpty()) {
                     return rowCounts.get(group)[0];
                 }
-                AggregatePartial p = partial(a.argument().get().toString(), group);
+                AggregatePartial p = partial(argumentKey(a), group);
                 OptionalInt scale = ArgumentValues.scale(a.argument().get(), columns);
                 return switch (a.function()) {
                     case COUNT -> p.count;
@@ -840,6 +844,14 @@ public final class PushdownEngine {
                                 ? BigDecimal.valueOf((Long) raw, scale.getAsInt()) : raw;
                     }
                 };
+            }
+
+            /**
+             * The key of an aggregate's partials, the same where they are merged and where they are read: its
+             * argument as SQL, so a column whose name is a keyword is keyed quoted ({@code "order"}), as it prints.
+             */
+            private static String argumentKey(SelectItem.Aggregate aggregate) {
+                return aggregate.argument().orElseThrow().toString();
             }
 
             private boolean isDecimal(SelectItem item) {

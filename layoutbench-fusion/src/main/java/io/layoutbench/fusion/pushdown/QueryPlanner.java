@@ -140,7 +140,8 @@ final class QueryPlanner {
         String reason = String.format(Locale.ROOT, "estimated fetch %.2f ms (%d %s, %.2f MB) %s pushdown %.2f ms "
                 + "(%d %s, %.2f MB) at selectivity %.2f%%%s", b / 1e6, fetch.rounds, rounds(fetch.rounds),
                 fetch.bytes / 1e6, kind == QueryPlan.Kind.PUSHDOWN ? ">" : b <= a ? "<=" : "near", a / 1e6,
-                pushdown.rounds, rounds(pushdown.rounds), pushdown.bytes / 1e6, rows == 0 ? 0 : 100 * selected / rows, why);
+                pushdown.rounds, rounds(pushdown.rounds), pushdown.bytes / 1e6, rows == 0 ? 0 : 100 * selected / rows,
+                why);
         return new QueryPlan(kind, Duration.ofNanos(a), Duration.ofNanos(b), reason);
     }
 
