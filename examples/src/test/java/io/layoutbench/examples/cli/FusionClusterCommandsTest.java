@@ -136,6 +136,14 @@ class FusionClusterCommandsTest {
             assertThat(top.exitCode()).as(top.err()).isZero();
             assertThat(top.out().lines().toList()).hasSize(4).first().isEqualTo("l_shipmode,COUNT(*)");
 
+            // fusion bench on the same processes: both systems' copies under their own prefixes, wall clock added.
+            CliRunner bench = CliRunner.run("fusion", "bench", "--cluster", cluster, "--scale-factor", "0.002",
+                    "--row-group-rows", "3000", "--runs", "1", "--only", "tpch", "--work-dir",
+                    dir.resolve("bench").toString());
+            assertThat(bench.exitCode()).as(bench.err()).isZero();
+            assertThat(bench.out()).contains("3 storage-node processes, RS(3,2); down: none",
+                    "Fusion wall median ms", "| Q1 |", "| Q6 |");
+
             // DECIMAL values print to their last digit (their nearest doubles would not), and never as 1E-8.
             Path decimals = decimalParquet(dir);
             CliRunner putDecimals = CliRunner.run("fusion", "put", decimals.toString(), "--key", "decimals",
