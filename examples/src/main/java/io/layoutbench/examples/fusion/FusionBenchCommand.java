@@ -196,7 +196,7 @@ final class FusionBenchCommand implements Callable<Integer> {
         try {
             for (int i = 0; i < (cluster == null ? 9 : cluster.nodes().size()); i++) {
                 nodes.add(cluster == null ? new FileBackend(workDir.resolve(name).resolve("node-" + i))
-                        : PrefixedBackend.of(ObjectBackends.open(cluster.nodes().get(i).uri(),
+                        : PrefixedBackend.owning(ObjectBackends.open(cluster.nodes().get(i).uri(),
                                 Map.of("callTimeout", callTimeoutSeconds + "s"), RequestMetrics.NONE), name));
             }
         } catch (RuntimeException e) {
@@ -204,10 +204,15 @@ final class FusionBenchCommand implements Callable<Integer> {
             throw e;
         }
         FacBackend store = FacBackend.create(nodes, options, true);
-        if (!store.exists(KEY) || store.size(KEY) != sizeOf(file)) {
-            store.put(KEY, file);
+        try {
+            if (!store.exists(KEY) || store.size(KEY) != sizeOf(file)) {
+                store.put(KEY, file);
+            }
+            return store;
+        } catch (RuntimeException e) {
+            store.close();
+            throw e;
         }
-        return store;
     }
 
     private static long sizeOf(Path file) {

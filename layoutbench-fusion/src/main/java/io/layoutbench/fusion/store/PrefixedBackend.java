@@ -48,6 +48,19 @@ public final class PrefixedBackend implements ObjectBackend {
         return new PrefixedBackend(inner, prefix + "/", false);
     }
 
+    /**
+     * {@link #of}, closing {@code inner} when closed: for a node opened only to be seen under {@code prefix}.
+     *
+     * <pre>{@code
+     * ObjectBackend node = PrefixedBackend.owning(ObjectBackends.open("flight://127.0.0.1:47001"), "baseline");
+     * }</pre>
+     */
+    public static PrefixedBackend owning(ObjectBackend inner, String prefix) {
+        requireNonNull(inner, "inner is null");
+        ObjectKeys.check(prefix);
+        return new PrefixedBackend(inner, prefix + "/", true);
+    }
+
     private String full(String key) {
         return prefix + ObjectKeys.check(key);
     }

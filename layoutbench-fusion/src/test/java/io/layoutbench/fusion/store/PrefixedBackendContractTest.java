@@ -33,6 +33,21 @@ class PrefixedBackendContractTest extends ObjectBackendContractTest {
         }
     }
 
+    @Test
+    void anOwningViewClosesItsBackendAndAPlainViewDoesNot() {
+        MemoryBackend kept = new MemoryBackend();
+        MemoryBackend owned = new MemoryBackend();
+        kept.put("x", new byte[1]);
+        owned.put("x", new byte[1]);
+
+        PrefixedBackend.of(kept, "p").close();
+        PrefixedBackend.owning(owned, "p").close();
+
+        assertThat(kept.size("x")).isEqualTo(1);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> owned.size("x")).hasMessageContaining("closed");
+        kept.close();
+    }
+
     /** The view, closing the memory store under it when the test closes the backend. */
     private static final class ClosingView implements ObjectBackend {
         private final MemoryBackend store;
