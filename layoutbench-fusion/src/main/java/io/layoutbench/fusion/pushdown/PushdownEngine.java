@@ -22,7 +22,9 @@ import io.layoutbench.api.predicate.SelectStatement;
 import io.layoutbench.fusion.store.FacBackend;
 import io.layoutbench.fusion.store.FacManifest;
 import io.layoutbench.fusion.store.FacStatistics;
+import io.layoutbench.parquet.BackendInputFile;
 import io.layoutbench.parquet.ColumnChunkInfo;
+import io.layoutbench.parquet.FetchOptions;
 import io.layoutbench.parquet.ParquetObject;
 import io.layoutbench.parquet.RowGroupInfo;
 
@@ -286,7 +288,8 @@ public final class PushdownEngine {
             manifest = store.manifest(key);
             QueryMetrics footerReads = new QueryMetrics();
             long start = System.nanoTime();
-            ParquetObject object = ParquetObject.open(store.withMetrics(footerReads), key);
+            ParquetObject object = ParquetObject.open(new BackendInputFile(store.withMetrics(footerReads), key,
+                    manifest.objectSize(), FetchOptions.defaults().withTailSize(footerTail(manifest))));
             stage.coordinatorNanos += System.nanoTime() - start;
             var reads = footerReads.snapshot();
             stage.coordinatorIn += reads.bytesReceived();
@@ -976,6 +979,20 @@ public final class PushdownEngine {
                 out[node] += bytes;
             }
         }
+    }
+
+    /**
+     * How much of the object's end to read for its footer: what its last piece holds (one node read), between 8 bytes
+     * and the default 64 KiB. A longer tail crosses the small chunks of the last row group, which Algorithm 1 spreads
+     * over the stripe's data blocks: on TPC-H lineitem SF 0.1 the last 64 KiB lie in 16 pieces on 6 nodes, 16 node
+     * reads where one holds the footer (measured on node processes: 35-70 ms against 6 ms for fixed blocks).
+     */
+    static int footerTail(FacManifest manifest) {
+        long size = manifest.objectSize();
+        long lastPiece = manifest.segments().stream()
+                .filter(s -> s.objectOffset() + s.length() == size)
+                .mapToLong(FacManifest.Segment::length).findFirst().orElse(FetchOptions.DEFAULT_TAIL_SIZE);
+        return (int) Math.max(8, Math.min(FetchOptions.DEFAULT_TAIL_SIZE, lastPiece));
     }
 
     private static boolean isTrue(Expression predicate) {
