@@ -113,6 +113,8 @@ final class FusionBenchCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "--runs and --row-group-rows must be >= 1 and "
                     + "--scale-factor > 0");
         }
+        // The cluster file first: a missing cluster is said before minutes of generating lineitem.
+        ClusterFile nodes = cluster == null ? null : ClusterOption.read(cluster);
         Path file = workDir.resolve(String.format(Locale.ROOT, "lineitem-sf%s-rg%d.parquet",
                 trim(scaleFactor), rowGroupRows));
         if (!Files.exists(file)) {
@@ -123,16 +125,14 @@ final class FusionBenchCommand implements Callable<Integer> {
         out.printf(Locale.ROOT, "lineitem: %s, %.1f MB%n", file, Files.size(file) / 1e6);
         ClusterModel network = new ClusterModel(linkGbps, Duration.ofNanos(rpcMicros * 1000));
         StringBuilder tables = new StringBuilder();
-        ClusterFile nodes = cluster == null ? null : ClusterOption.read(cluster);
         if (nodes != null) {
             List<String> down = ClusterOption.down(nodes);
             out.printf(Locale.ROOT, "Cluster %s: %d storage-node processes, %s; down: %s%n", cluster,
                     nodes.nodes().size(), nodes.code(), down.isEmpty() ? "none" : String.join(", ", down));
         }
-        FacOptions code = nodes == null ? FacOptions.defaults()
-                : FacOptions.builder().code(CodeParameters.parse(nodes.code())).build();
-        FacOptions fixed = nodes == null ? FacOptions.builder().overheadBudget(0).build()
-                : FacOptions.builder().code(CodeParameters.parse(nodes.code())).overheadBudget(0).build();
+        CodeParameters rs = nodes == null ? FacOptions.defaults().code() : CodeParameters.parse(nodes.code());
+        FacOptions code = FacOptions.builder().code(rs).build();
+        FacOptions fixed = FacOptions.builder().code(rs).overheadBudget(0).build();
         try (FacBackend fusion = store(nodes, "fusion-nodes", code, file);
                 FacBackend baseline = store(nodes, "baseline-nodes", fixed, file)) {
             out.printf(Locale.ROOT, "Fusion store: %s, extra overhead %.2f%%; baseline: %s, %d MiB blocks%n",

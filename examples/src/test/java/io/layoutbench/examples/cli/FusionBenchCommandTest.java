@@ -27,6 +27,15 @@ class FusionBenchCommandTest {
     }
 
     @Test
+    void aMissingClusterIsSaidBeforeLineitemIsGenerated(@TempDir Path dir) {
+        CliRunner run = CliRunner.run("fusion", "bench", "--cluster", dir.resolve("none").toString(),
+                "--work-dir", dir.toString());
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.err()).contains("No cluster in").contains("cluster.properties");
+        assertThat(run.out()).doesNotContain("Generating");
+    }
+
+    @Test
     void anUnknownPartIsAnError(@TempDir Path dir) {
         CliRunner run = CliRunner.run("fusion", "bench", "--only", "everything", "--work-dir", dir.toString());
         assertThat(run.exitCode()).isEqualTo(2);
