@@ -3,6 +3,9 @@ package io.layoutbench.fusion.pushdown;
 import io.layoutbench.api.dataset.ColumnVector;
 
 import java.math.BigInteger;
+import java.nio.BufferUnderflowException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 
 import org.roaringbitmap.IntIterator;
 import org.roaringbitmap.RoaringBitmap;
@@ -16,8 +19,14 @@ import org.roaringbitmap.RoaringBitmap;
  */
 final class AggregatePartial {
 
-    /** Bytes a partial takes on the wire: count, sum, minimum and maximum of 8 bytes each. */
+    /** Bytes a partial of numbers takes on the wire at least: count, sum, minimum and maximum of 8 bytes each. */
     static final int WIRE_BYTES = 32;
+
+    private static final byte NONE = 0;
+    private static final byte LONG = 1;
+    private static final byte DOUBLE = 2;
+    private static final byte BOOLEAN = 3;
+    private static final byte STRING = 4;
 
     long count;
     long longSum;
@@ -52,13 +61,119 @@ final class AggregatePartial {
         return partials;
     }
 
-    /** Bytes these partials take on the wire: 8 more for a sum that carried past 64 bits. */
-    static long wireBytes(AggregatePartial... partials) {
-        long bytes = 0;
-        for (AggregatePartial partial : partials) {
-            bytes += WIRE_BYTES + (partial.carry == null ? 0 : 8);
+    /**
+     * The partials as a node sends them: their number, then per partial its count and, if it counted a value, the
+     * double and the 64-bit sums, what the sum carried (length and two's-complement bytes, 0 for none), and the
+     * minimum and maximum, each a type byte and the value (8 bytes; 1 for a boolean; length and UTF-8 for a string).
+     */
+    static ByteBuffer encode(AggregatePartial... partials) {
+        int bytes = 4;
+        for (AggregatePartial p : partials) {
+            bytes += 8;
+            if (p.count > 0) {
+                bytes += 8 + 8 + 4 + (p.carry == null ? 0 : p.carry.toByteArray().length)
+                        + valueBytes(p.min) + valueBytes(p.max);
+            }
         }
-        return bytes;
+        ByteBuffer out = ByteBuffer.allocate(bytes).putInt(partials.length);
+        for (AggregatePartial p : partials) {
+            out.putLong(p.count);
+            if (p.count > 0) {
+                out.putDouble(p.doubleSum).putLong(p.longSum);
+                byte[] carry = p.carry == null ? new byte[0] : p.carry.toByteArray();
+                out.putInt(carry.length).put(carry);
+                putValue(out, p.min);
+                putValue(out, p.max);
+            }
+        }
+        return out.flip();
+    }
+
+    /**
+     * What {@link #encode} wrote.
+     *
+     * @throws IllegalArgumentException if {@code wire} is not that
+     */
+    static AggregatePartial[] decode(ByteBuffer wire) {
+        ByteBuffer in = wire.duplicate();
+        try {
+            int count = in.getInt();
+            if (count < 0 || count > in.remaining() / 8) {
+                throw new IllegalArgumentException("Malformed aggregate partials: " + count + " announced in "
+                        + wire.remaining() + " bytes");
+            }
+            AggregatePartial[] partials = new AggregatePartial[count];
+            for (int i = 0; i < count; i++) {
+                AggregatePartial p = new AggregatePartial();
+                p.count = in.getLong();
+                if (p.count > 0) {
+                    p.doubleSum = in.getDouble();
+                    p.longSum = in.getLong();
+                    byte[] carry = new byte[checkedLength(in)];
+                    in.get(carry);
+                    p.carry = carry.length == 0 ? null : new BigInteger(carry);
+                    p.min = getValue(in);
+                    p.max = getValue(in);
+                }
+                partials[i] = p;
+            }
+            if (in.hasRemaining()) {
+                throw new IllegalArgumentException("Malformed aggregate partials: " + in.remaining()
+                        + " bytes after the last");
+            }
+            return partials;
+        } catch (BufferUnderflowException e) {
+            throw new IllegalArgumentException("Malformed aggregate partials: cut short at " + wire.remaining()
+                    + " bytes", e);
+        }
+    }
+
+    private static int valueBytes(Object value) {
+        if (value instanceof String s) {
+            return 1 + 4 + s.getBytes(StandardCharsets.UTF_8).length;
+        }
+        return value instanceof Boolean ? 2 : value == null ? 1 : 9;
+    }
+
+    private static void putValue(ByteBuffer out, Object value) {
+        if (value == null) {
+            out.put(NONE);
+        } else if (value instanceof Long l) {
+            out.put(LONG).putLong(l);
+        } else if (value instanceof Double d) {
+            out.put(DOUBLE).putDouble(d);
+        } else if (value instanceof Boolean b) {
+            out.put(BOOLEAN).put((byte) (b ? 1 : 0));
+        } else {
+            byte[] utf8 = ((String) value).getBytes(StandardCharsets.UTF_8);
+            out.put(STRING).putInt(utf8.length).put(utf8);
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Comparable<Object> getValue(ByteBuffer in) {
+        byte type = in.get();
+        Object value = switch (type) {
+            case NONE -> null;
+            case LONG -> in.getLong();
+            case DOUBLE -> in.getDouble();
+            case BOOLEAN -> in.get() != 0;
+            case STRING -> {
+                byte[] utf8 = new byte[checkedLength(in)];
+                in.get(utf8);
+                yield new String(utf8, StandardCharsets.UTF_8);
+            }
+            default -> throw new IllegalArgumentException("Malformed aggregate partials: value type " + type);
+        };
+        return (Comparable<Object>) value;
+    }
+
+    private static int checkedLength(ByteBuffer in) {
+        int length = in.getInt();
+        if (length < 0 || length > in.remaining()) {
+            throw new BufferUnderflowException();
+        }
+        return length;
     }
 
     private void add(ColumnVector values, int row) {

@@ -28,16 +28,17 @@ import io.layoutbench.parquet.FetchOptions;
 import io.layoutbench.parquet.ParquetObject;
 import io.layoutbench.parquet.RowGroupInfo;
 
+import java.io.IOException;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.math.MathContext;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -46,6 +47,9 @@ import java.util.Map;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.stream.IntStream;
 
 import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
@@ -77,9 +81,12 @@ import org.slf4j.LoggerFactory;
  * filtered column is also projected and its projection would be fetched anyway, the query runs without it: every
  * chunk it needs is fetched whole and evaluated here, as the baseline does but from FAC blocks.
  *
- * <p>Node operations run in this process one at a time and are timed; the network is the {@link ClusterModel}.
- * Each stage takes the slowest node's work and transfers, or the coordinator link's transfers if longer, plus one
- * RPC, plus the coordinator's own work. Every byte between nodes and coordinator is counted in the
+ * <p>The operators pushed down run where its {@link NodeOperators} runs them: in this process one at a time, timed
+ * ({@link LocalNodeOperators}, the default), or on storage-node servers ({@code FlightNodeOperators}). Each is a
+ * {@link ChunkOperation} that a {@link ChunkOperator} runs on the node holding the chunk. A stage sends all its
+ * operators before it reads any reply, so remote nodes work side by side. The reported latency is a model either
+ * way, the network being the {@link ClusterModel}: each stage takes the slowest node's work (as the nodes measured
+ * it) and transfers, or the coordinator link's transfers if longer, plus one RPC, plus the coordinator's own work. Every byte between nodes and coordinator is counted in the
  * {@link PushdownReport}. In {@link PushdownMode#BASELINE} the coordinator fetches every chunk it needs and
  * evaluates everything itself, as MinIO or Ceph with a Parquet-aware client would.
  *
@@ -100,15 +107,24 @@ public final class PushdownEngine {
     private static final Logger LOG = LoggerFactory.getLogger(PushdownEngine.class);
     /** Most key tuples a row group's groups are numbered through a table rather than a hash map (4 MiB of ints). */
     private static final int DIRECT_GROUP_TABLE = 1 << 20;
-    /** Bytes of an operation request besides its predicate and bitmap: object, range, column, operation. */
-    private static final int REQUEST_HEADER_BYTES = 64;
 
     private final FacBackend store;
     private final ClusterModel network;
+    private final NodeOperators operators;
 
+    /** An engine whose nodes' operators run in this process ({@link LocalNodeOperators}). */
     public PushdownEngine(FacBackend store, ClusterModel network) {
+        this(store, network, LocalNodeOperators.of(requireNonNull(store, "store is null")));
+    }
+
+    /**
+     * An engine whose nodes' operators run where {@code operators} runs them: on storage-node servers, for one.
+     * The engine does not close them.
+     */
+    public PushdownEngine(FacBackend store, ClusterModel network, NodeOperators operators) {
         this.store = requireNonNull(store, "store is null");
         this.network = requireNonNull(network, "network is null");
+        this.operators = requireNonNull(operators, "operators is null");
     }
 
     /**
@@ -129,8 +145,10 @@ public final class PushdownEngine {
         private final PushdownMode mode;
         private final int nodeCount = store.nodes().size();
         private final List<ChunkDecision> decisions = new ArrayList<>();
-        /** Chunks a node decoded in the filter stage, kept by that node until the query ends. */
-        private final Map<String, ColumnVector> decodedOnNodes = new HashMap<>();
+        /** Names this query to the nodes, which keep decoded chunks for its later operators under it. */
+        private final String queryId = UUID.randomUUID().toString();
+        /** Columns read after the filter stage: a node filtering one keeps the decoded chunk for them. */
+        private final Set<String> laterColumns = new HashSet<>();
         private FacManifest manifest;
         private ObjectColumns columns;
         private QueryPlan plan;
@@ -162,6 +180,9 @@ public final class PushdownEngine {
                     : ((SelectItem.Aggregate) item).columns()));
             used.addAll(query.groupBy());
             columns.checkSupported(used);
+            query.items().forEach(item -> laterColumns.addAll(item instanceof SelectItem.ColumnItem c
+                    ? Set.of(c.column()) : ((SelectItem.Aggregate) item).columns()));
+            laterColumns.addAll(query.groupBy());
 
             List<RowGroupInfo> kept = new ArrayList<>();
             for (RowGroupInfo group : rowGroups) {
@@ -182,10 +203,14 @@ public final class PushdownEngine {
             stage.coordinatorNanos += planning;
             Map<Integer, RoaringBitmap> selected = new LinkedHashMap<>();
             Map<Integer, Map<String, ColumnVector>> fetched = new HashMap<>();
+            List<PendingFilter> filters = new ArrayList<>();
             for (RowGroupInfo group : kept) {
+                filters.add(startFilter(group, predicate));
+            }
+            for (PendingFilter filter : filters) {
                 Map<String, ColumnVector> here = new LinkedHashMap<>();
-                fetched.put(group.index(), here);
-                selected.put(group.index(), filter(group, predicate, here));
+                fetched.put(filter.group.index(), here);
+                selected.put(filter.group.index(), filter.finish(here));
             }
             if (!query.isAggregate() && query.orderBy().isEmpty()) {
                 // Otherwise LIMIT applies to the result: the groups, or the rows once ordered.
@@ -219,15 +244,7 @@ public final class PushdownEngine {
                 results.add(columns.resultBuilder(column));
                 exact.add(columns.decimalScale(column).isPresent() ? new ArrayList<>() : null);
             }
-            for (Map.Entry<Integer, RoaringBitmap> entry : selected.entrySet()) {
-                RowGroupInfo group = columns.footer().rowGroup(entry.getKey());
-                RoaringBitmap rows = entry.getValue();
-                if (rows.isEmpty()) {
-                    continue;
-                }
-                project(query, group, rows, fetched.get(group.index()), results, exact);
-                dropRowGroup(group, fetched);
-            }
+            project(query, selected, fetched, results, exact);
             finishStage();
             List<Column> schema = new ArrayList<>();
             Map<Integer, List<BigDecimal>> decimals = new HashMap<>();
@@ -243,12 +260,6 @@ public final class PushdownEngine {
             }
             return new ResultTable(ColumnarTable.fromColumns(new MetadataSchema(schema),
                     results.stream().map(ColumnVectorBuilder::build).toList()), decimals);
-        }
-
-        /** Decoded chunks are dropped row group by row group, at the coordinator and on the nodes. */
-        private void dropRowGroup(RowGroupInfo group, Map<Integer, Map<String, ColumnVector>> fetched) {
-            fetched.remove(group.index());
-            decodedOnNodes.keySet().removeIf(id -> id.startsWith(group.index() + "/"));
         }
 
         /**
@@ -300,15 +311,18 @@ public final class PushdownEngine {
 
         // ---- filter
 
-        private RoaringBitmap filter(RowGroupInfo group, Expression predicate, Map<String, ColumnVector> fetched) {
-            int rowCount = Math.toIntExact(group.rowCount());
-            RoaringBitmap rows = RoaringBitmap.bitmapOf();
-            rows.add(0L, rowCount);
+        /**
+         * The filter stage of one row group, started: the terms on one column sent to the nodes holding their chunks,
+         * which run side by side with everything else this stage sends; {@link PendingFilter#finish} evaluates the
+         * terms on several columns here and ANDs the bitmaps.
+         */
+        private PendingFilter startFilter(RowGroupInfo group, Expression predicate) {
+            List<Expression> atCoordinator = new ArrayList<>();
+            List<NodeCall> onNodes = new ArrayList<>();
             if (isTrue(predicate)) {
-                return rows;
+                return new PendingFilter(group, onNodes, atCoordinator);
             }
             Map<String, List<Expression>> perColumn = new LinkedHashMap<>();
-            List<Expression> atCoordinator = new ArrayList<>();
             for (Expression term : predicate instanceof And and ? and.operands() : List.of(predicate)) {
                 Set<String> used = columnsOf(term);
                 if (used.size() == 1 && !fetchPlan) {
@@ -318,35 +332,57 @@ public final class PushdownEngine {
                 }
             }
             for (Map.Entry<String, List<Expression>> terms : perColumn.entrySet()) {
-                Expression onColumn = Expressions.and(terms.getValue());
-                rows.and(filterOnNode(group, terms.getKey(), onColumn));
+                String column = terms.getKey();
+                ChunkOperation filter = ChunkOperation.filter(queryId, key, manifest.generation(), group.index(),
+                        column, Expressions.and(terms.getValue()).toString(), laterColumns.contains(column));
+                onNodes.add(send(group, column, filter, 1.0));
             }
-            if (!atCoordinator.isEmpty()) {
-                Expression rest = Expressions.and(atCoordinator);
-                Map<String, ColumnVector> chunks = new LinkedHashMap<>();
-                for (String column : columnsOf(rest)) {
-                    chunks.put(column, fetchChunk(group, column, "filter", 1.0, fetched));
-                }
-                long start = System.nanoTime();
-                RoaringBitmap matches = select(rest, columns.table(chunks, rowCount));
-                stage.coordinatorNanos += System.nanoTime() - start;
-                rows.and(matches);
-            }
-            return rows;
+            return new PendingFilter(group, onNodes, atCoordinator);
         }
 
-        private RoaringBitmap filterOnNode(RowGroupInfo group, String column, Expression predicate) {
-            ColumnChunkInfo chunk = group.column(column);
-            long request = REQUEST_HEADER_BYTES + predicate.toString().getBytes(StandardCharsets.UTF_8).length;
-            long start = System.nanoTime();
-            NodeChunk decoded = decodeOnNode(group, column);
-            RoaringBitmap matches = select(predicate, columns.table(Map.of(column, decoded.values()),
-                    Math.toIntExact(group.rowCount())));
-            matches.runOptimize();
-            long reply = matches.serializedSizeInBytes();
-            stage.nodeWork(decoded.node(), System.nanoTime() - start, request, reply, decoded.remoteBytes());
-            decide(group.index(), column, "filter", 1.0, chunk.compressibility(), true, request + reply);
-            return matches;
+        /** A row group's filter: the node filters sent, and the terms left for the coordinator. */
+        private final class PendingFilter {
+            private final RowGroupInfo group;
+            private final List<NodeCall> onNodes;
+            private final List<Expression> atCoordinator;
+
+            PendingFilter(RowGroupInfo group, List<NodeCall> onNodes, List<Expression> atCoordinator) {
+                this.group = group;
+                this.onNodes = onNodes;
+                this.atCoordinator = atCoordinator;
+            }
+
+            /** The selected rows; chunks fetched for the coordinator's terms go to {@code fetched}. */
+            RoaringBitmap finish(Map<String, ColumnVector> fetched) {
+                int rowCount = Math.toIntExact(group.rowCount());
+                RoaringBitmap rows = RoaringBitmap.bitmapOf();
+                rows.add(0L, rowCount);
+                if (!atCoordinator.isEmpty()) {
+                    Expression rest = Expressions.and(atCoordinator);
+                    Map<String, ColumnVector> chunks = new LinkedHashMap<>();
+                    for (String column : columnsOf(rest)) {
+                        chunks.put(column, fetchChunk(group, column, "filter", 1.0, fetched));
+                    }
+                    long start = System.nanoTime();
+                    RoaringBitmap matches = select(rest, columns.table(chunks, rowCount));
+                    stage.coordinatorNanos += System.nanoTime() - start;
+                    rows.and(matches);
+                }
+                for (NodeCall call : onNodes) {
+                    ByteBuffer reply = await(call);
+                    long start = System.nanoTime();
+                    RoaringBitmap matches = new RoaringBitmap();
+                    try {
+                        matches.deserialize(reply);
+                    } catch (IOException | RuntimeException e) {
+                        throw new IllegalStateException("Node " + call.node() + " answered the " + call.operation()
+                                + " with a malformed bitmap", e);
+                    }
+                    rows.and(matches);
+                    stage.coordinatorNanos += System.nanoTime() - start;
+                }
+                return rows;
+            }
         }
 
         private RoaringBitmap select(Expression predicate, ColumnarTable table) {
@@ -356,35 +392,68 @@ public final class PushdownEngine {
 
         // ---- projection and aggregation
 
-        private void project(SelectQuery query, RowGroupInfo group, RoaringBitmap rows,
-                Map<String, ColumnVector> fetched, List<ColumnVectorBuilder> results, List<List<BigDecimal>> exact) {
-            for (int i = 0; i < query.items().size(); i++) {
-                String column = ((SelectItem.ColumnItem) query.items().get(i)).column();
-                ColumnVector values = selectedValues(group, column, rows, fetched);
-                long start = System.nanoTime();
-                columns.append(results.get(i), exact.get(i), column, values, null);
-                stage.coordinatorNanos += System.nanoTime() - start;
+        /** Projects every item of {@code query} from the selected rows of each row group, projections sent first. */
+        private void project(SelectQuery query, Map<Integer, RoaringBitmap> selected,
+                Map<Integer, Map<String, ColumnVector>> fetched, List<ColumnVectorBuilder> results,
+                List<List<BigDecimal>> exact) {
+            Map<Integer, List<NodeCall>> sent = new LinkedHashMap<>();
+            for (Map.Entry<Integer, RoaringBitmap> entry : selected.entrySet()) {
+                if (entry.getValue().isEmpty()) {
+                    continue;
+                }
+                RowGroupInfo group = columns.footer().rowGroup(entry.getKey());
+                List<NodeCall> calls = new ArrayList<>();
+                for (SelectItem item : query.items()) {
+                    String column = ((SelectItem.ColumnItem) item).column();
+                    calls.add(startValues(group, column, entry.getValue(), fetched.get(group.index()), false));
+                }
+                sent.put(group.index(), calls);
+            }
+            for (Map.Entry<Integer, List<NodeCall>> entry : sent.entrySet()) {
+                RowGroupInfo group = columns.footer().rowGroup(entry.getKey());
+                for (int i = 0; i < query.items().size(); i++) {
+                    String column = ((SelectItem.ColumnItem) query.items().get(i)).column();
+                    ColumnVector values = finishValues(entry.getValue().get(i), group, column,
+                            selected.get(group.index()), fetched.get(group.index()));
+                    long start = System.nanoTime();
+                    columns.append(results.get(i), exact.get(i), column, values, null);
+                    stage.coordinatorNanos += System.nanoTime() - start;
+                }
+                fetched.remove(group.index());
             }
         }
 
         /**
-         * The values of {@code column} in {@code rows}, densely (row i is the i-th selected row), raw (a date as its
-         * day number, a DECIMAL unscaled): projected on the node holding the chunk when the {@link CostEquation}
-         * says so, else from the chunk fetched compressed.
+         * The projection of {@code column} in {@code rows}, sent to the node holding the chunk when the
+         * {@link CostEquation} says so; null when the chunk is to be fetched ({@link #finishValues}).
          */
-        private ColumnVector selectedValues(RowGroupInfo group, String column, RoaringBitmap rows,
-                Map<String, ColumnVector> fetched) {
+        private NodeCall startValues(RowGroupInfo group, String column, RoaringBitmap rows,
+                Map<String, ColumnVector> fetched, boolean keep) {
             double selectivity = (double) rows.getCardinality() / group.rowCount();
             ColumnChunkInfo chunk = group.column(column);
             boolean push = !fetchPlan && (mode == PushdownMode.PUSH_ALL
                     || CostEquation.pushesProjection(selectivity, chunk.compressibility()));
-            if (push && !fetched.containsKey(column)) {
-                ByteBuffer values = projectOnNode(group, column, rows, selectivity);
+            if (!push || fetched.containsKey(column)) {
+                return null;
+            }
+            return send(group, column, ChunkOperation.select(ChunkOperation.Kind.PROJECT, queryId, key,
+                    manifest.generation(), group.index(), column, serialized(rows), keep), selectivity);
+        }
+
+        /**
+         * The values of {@code column} in {@code rows}, densely (row i is the i-th selected row), raw (a date as its
+         * day number, a DECIMAL unscaled): the node's projection ({@code call}), or from the chunk fetched compressed.
+         */
+        private ColumnVector finishValues(NodeCall call, RowGroupInfo group, String column, RoaringBitmap rows,
+                Map<String, ColumnVector> fetched) {
+            if (call != null) {
+                ByteBuffer values = await(call);
                 long start = System.nanoTime();
                 ColumnVector decoded = ProjectedValues.decode(column, values);
                 stage.coordinatorNanos += System.nanoTime() - start;
                 return decoded;
             }
+            double selectivity = (double) rows.getCardinality() / group.rowCount();
             ColumnVector values = fetchChunk(group, column, "project", selectivity, fetched);
             long start = System.nanoTime();
             ColumnVectorBuilder dense = ColumnVectorBuilder.of(values.type(), rows.getCardinality());
@@ -395,65 +464,35 @@ public final class PushdownEngine {
             return dense.build();
         }
 
-        private ByteBuffer projectOnNode(RowGroupInfo group, String column, RoaringBitmap rows, double selectivity) {
-            ColumnChunkInfo chunk = group.column(column);
-            long request = REQUEST_HEADER_BYTES + rows.serializedSizeInBytes();
-            long start = System.nanoTime();
-            NodeChunk decoded = decodeOnNode(group, column);
-            ByteBuffer reply = ProjectedValues.encode(decoded.values(), rows, isNarrow(column));
-            stage.nodeWork(decoded.node(), System.nanoTime() - start, request, reply.remaining(),
-                    decoded.remoteBytes());
-            decide(group.index(), column, "project", selectivity, chunk.compressibility(), true,
-                    request + reply.remaining());
-            return reply;
-        }
-
         /**
-         * Per group, the partial of {@code column} over {@code rows}, computed by the node holding the chunk: it is
-         * sent the selection bitmap and, with GROUP BY, each selected row's group id (bit-packed) and returns one
-         * partial per group.
+         * The group keys of {@code rows} in {@code column}, sent to the node holding the key chunk (distinct values
+         * and bit-packed ids, {@link GroupKeys}) when that moves fewer bytes than the chunk; null when the chunk is to
+         * be fetched.
          */
-        private AggregatePartial[] aggregateOnNode(RowGroupInfo group, String column, RoaringBitmap rows,
-                int[] groupIds, int groups, boolean grouped) {
-            ColumnChunkInfo chunk = group.column(column);
-            long request = REQUEST_HEADER_BYTES + rows.serializedSizeInBytes()
-                    + (grouped ? GroupKeys.packIds(groupIds, groups).remaining() : 0);
-            long start = System.nanoTime();
-            NodeChunk decoded = decodeOnNode(group, column);
-            AggregatePartial[] partials = AggregatePartial.ofGroups(decoded.values(), rows, groupIds, groups);
-            long reply = AggregatePartial.wireBytes(partials);
-            stage.nodeWork(decoded.node(), System.nanoTime() - start, request, reply, decoded.remoteBytes());
-            decide(group.index(), column, "aggregate", (double) rows.getCardinality() / group.rowCount(),
-                    chunk.compressibility(), true, request + reply);
-            return partials;
-        }
-
-        /**
-         * The group keys of {@code rows} in {@code column}: from the node holding the key chunk (distinct values and
-         * bit-packed ids, {@link GroupKeys}) when that moves fewer bytes than the chunk, else from the chunk fetched.
-         */
-        private GroupKeys.Decoded groupKeys(RowGroupInfo group, String column, RoaringBitmap rows,
-                Map<String, ColumnVector> fetched) {
+        private NodeCall startGroupKeys(RowGroupInfo group, String column, RoaringBitmap rows,
+                Map<String, ColumnVector> fetched, boolean keep) {
             ColumnChunkInfo chunk = group.column(column);
             double selectivity = (double) rows.getCardinality() / group.rowCount();
-            long request = REQUEST_HEADER_BYTES + rows.serializedSizeInBytes();
+            ChunkOperation operation = ChunkOperation.select(ChunkOperation.Kind.GROUP_KEYS, queryId, key,
+                    manifest.generation(), group.index(), column, serialized(rows), keep);
             boolean push = !fetchPlan && !fetched.containsKey(column) && (mode == PushdownMode.PUSH_ALL
-                    || request + QueryPlanner.groupKeyBytes(chunk, rows.getCardinality()) < chunk.byteRange().length());
-            if (!push) {
+                    || operation.requestBytes() + QueryPlanner.groupKeyBytes(chunk, rows.getCardinality())
+                    < chunk.byteRange().length());
+            return push ? send(group, column, operation, selectivity) : null;
+        }
+
+        private GroupKeys.Decoded finishGroupKeys(NodeCall call, RowGroupInfo group, String column,
+                RoaringBitmap rows, Map<String, ColumnVector> fetched) {
+            if (call == null) {
+                double selectivity = (double) rows.getCardinality() / group.rowCount();
                 ColumnVector values = fetchChunk(group, column, "group", selectivity, fetched);
                 long start = System.nanoTime();
                 GroupKeys.Decoded keys = GroupKeys.decode(column, GroupKeys.encode(values, rows, isNarrow(column)));
                 stage.coordinatorNanos += System.nanoTime() - start;
                 return keys;
             }
+            ByteBuffer reply = await(call);
             long start = System.nanoTime();
-            NodeChunk decoded = decodeOnNode(group, column);
-            ByteBuffer reply = GroupKeys.encode(decoded.values(), rows, isNarrow(column));
-            stage.nodeWork(decoded.node(), System.nanoTime() - start, request, reply.remaining(),
-                    decoded.remoteBytes());
-            decide(group.index(), column, "group", selectivity, chunk.compressibility(), true,
-                    request + reply.remaining());
-            start = System.nanoTime();
             GroupKeys.Decoded keys = GroupKeys.decode(column, reply);
             stage.coordinatorNanos += System.nanoTime() - start;
             return keys;
@@ -463,25 +502,53 @@ public final class PushdownEngine {
             return columns.footer().column(column).physicalType() == PrimitiveTypeName.INT32;
         }
 
-        // ---- reading chunks
+        // ---- node operators
+
+        /** Sends {@code operation} to the node holding (most of) the chunk; {@link #await} accounts for it. */
+        private NodeCall send(RowGroupInfo group, String column, ChunkOperation operation, double selectivity) {
+            int node = homeNode(group.column(column).byteRange());
+            CompletableFuture<NodeReply> reply;
+            try {
+                reply = operators.run(node, operation);
+            } catch (RuntimeException e) {
+                reply = CompletableFuture.failedFuture(e);
+            }
+            return new NodeCall(reply, operation, node, group.column(column).compressibility(), selectivity);
+        }
 
         /**
-         * The chunk decoded by the node that holds it. A node keeps what it decoded in the filter stage for the
-         * projection stage of the same query (Fusion's nodes decode it again; keeping it costs the node memory for
-         * the length of one query and saves a second read and decode).
+         * The reply's body, once the node answered; its work and traffic added to the stage. A failed operator fails
+         * the query with its cause (the chunk could not be read even rebuilt, or the node found it malformed).
          */
-        private NodeChunk decodeOnNode(RowGroupInfo group, String column) {
-            ColumnChunkInfo chunk = group.column(column);
-            String id = group.index() + "/" + chunk.column();
-            ColumnVector kept = decodedOnNodes.get(id);
-            if (kept != null) {
-                return new NodeChunk(kept, homeNode(chunk.byteRange()), 0);
+        private ByteBuffer await(NodeCall call) {
+            NodeReply reply;
+            try {
+                reply = call.reply().join();
+            } catch (CompletionException e) {
+                throw e.getCause() instanceof RuntimeException cause ? cause : e;
             }
-            NodeRead read = readOnNode(chunk);
-            ColumnVector values = columns.decode(group.index(), column, read.bytes());
-            decodedOnNodes.put(id, values);
-            return new NodeChunk(values, read.node(), read.remoteBytes());
+            if (reply.degraded()) {
+                degraded++;
+            }
+            ChunkOperation operation = call.operation();
+            stage.nodeWork(reply.node(), reply.workNanos(), operation.requestBytes(), reply.body().remaining(),
+                    reply.fromOtherNodes());
+            decide(operation.rowGroup(), operation.column(), switch (operation.kind()) {
+                case FILTER -> "filter";
+                case PROJECT -> "project";
+                case GROUP_KEYS -> "group";
+                case AGGREGATE -> "aggregate";
+            }, call.selectivity(), call.compressibility(), true, operation.requestBytes() + reply.body().remaining());
+            return reply.body();
         }
+
+        private static ByteBuffer serialized(RoaringBitmap rows) {
+            ByteBuffer out = ByteBuffer.allocate(rows.serializedSizeInBytes());
+            rows.serialize(out);
+            return out.flip();
+        }
+
+        // ---- reading chunks
 
         private int homeNode(ByteRange range) {
             return piecesByNode(range).entrySet().stream().max(Map.Entry.comparingByValue()).orElseThrow().getKey();
@@ -510,20 +577,6 @@ public final class PushdownEngine {
             decide(group.index(), column, operation, selectivity, chunk.compressibility(), false, moved);
             fetched.put(column, values);
             return values;
-        }
-
-        /**
-         * The chunk as the node holding (most of) it reads it: locally, with the pieces other nodes hold sent to it,
-         * or, when that node is down, rebuilt by a stand-in node from other blocks.
-         */
-        private NodeRead readOnNode(ColumnChunkInfo chunk) {
-            Map<Integer, Long> pieces = piecesByNode(chunk.byteRange());
-            int home = homeNode(chunk.byteRange());
-            Read read = readCounted(chunk.byteRange());
-            if (read.degraded()) {
-                return new NodeRead(read.bytes(), (home + 1) % nodeCount, read.fromNodes());
-            }
-            return new NodeRead(read.bytes(), home, chunk.byteRange().length() - pieces.get(home));
         }
 
         private Read readCounted(ByteRange range) {
@@ -597,6 +650,8 @@ public final class PushdownEngine {
             private final Map<String, String> onNodes = new LinkedHashMap<>();
             /** Arithmetic arguments, evaluated here. */
             private final Map<String, Expression> arithmetic = new LinkedHashMap<>();
+            /** The columns arithmetic arguments read: their selected values are projected or fetched. */
+            private final Set<String> arithmeticColumns = new LinkedHashSet<>();
 
             Grouping(SelectQuery query) {
                 this.query = query;
@@ -606,6 +661,7 @@ public final class PushdownEngine {
                         onNodes.put(a.column().get(), argumentKey(a));
                     } else if (item instanceof SelectItem.Aggregate a && a.argument().isPresent()) {
                         arithmetic.put(argumentKey(a), a.argument().get());
+                        arithmeticColumns.addAll(columnsOf(a.argument().get()));
                     }
                 }
                 if (!query.isGrouped()) {
@@ -614,20 +670,40 @@ public final class PushdownEngine {
             }
 
             ResultTable run(Map<Integer, RoaringBitmap> selected, Map<Integer, Map<String, ColumnVector>> fetched) {
+                // Key round: every row group's key requests sent before any reply is read.
                 stage = new Stage();
-                Map<Integer, LocalGroups> local = new LinkedHashMap<>();   // row group order: sums add in file order
+                Map<Integer, List<NodeCall>> keyCalls = new LinkedHashMap<>();
                 for (Map.Entry<Integer, RoaringBitmap> entry : selected.entrySet()) {
                     if (!entry.getValue().isEmpty()) {
                         RowGroupInfo group = columns.footer().rowGroup(entry.getKey());
-                        local.put(group.index(), localGroups(group, entry.getValue(), fetched.get(group.index())));
+                        List<NodeCall> calls = new ArrayList<>();
+                        for (String column : keys) {
+                            calls.add(startGroupKeys(group, column, entry.getValue(), fetched.get(group.index()),
+                                    onNodes.containsKey(column) || arithmeticColumns.contains(column)));
+                        }
+                        keyCalls.put(group.index(), calls);
                     }
                 }
+                Map<Integer, LocalGroups> local = new LinkedHashMap<>();   // row group order: sums add in file order
+                for (Map.Entry<Integer, List<NodeCall>> entry : keyCalls.entrySet()) {
+                    RowGroupInfo group = columns.footer().rowGroup(entry.getKey());
+                    local.put(group.index(), localGroups(group, selected.get(group.index()), entry.getValue(),
+                            fetched.get(group.index())));
+                }
                 finishStage();
+                // Aggregate round: likewise, then the partials merged in row group order.
                 stage = new Stage();
+                Map<Integer, PendingAggregate> pending = new LinkedHashMap<>();
                 for (Map.Entry<Integer, LocalGroups> entry : local.entrySet()) {
                     RowGroupInfo group = columns.footer().rowGroup(entry.getKey());
-                    aggregate(group, selected.get(group.index()), entry.getValue(), fetched.get(group.index()));
-                    dropRowGroup(group, fetched);
+                    pending.put(group.index(), startAggregate(group, selected.get(group.index()), entry.getValue(),
+                            fetched.get(group.index())));
+                }
+                for (Map.Entry<Integer, PendingAggregate> entry : pending.entrySet()) {
+                    RowGroupInfo group = columns.footer().rowGroup(entry.getKey());
+                    finishAggregate(group, selected.get(group.index()), local.get(group.index()), entry.getValue(),
+                            fetched.get(group.index()));
+                    fetched.remove(group.index());
                 }
                 finishStage();
                 long start = System.nanoTime();
@@ -650,14 +726,15 @@ public final class PushdownEngine {
             }
 
             /** The groups of one row group's selected rows: per row a local group, per local group a global one. */
-            private LocalGroups localGroups(RowGroupInfo group, RoaringBitmap rows, Map<String, ColumnVector> fetched) {
+            private LocalGroups localGroups(RowGroupInfo group, RoaringBitmap rows, List<NodeCall> keyCalls,
+                    Map<String, ColumnVector> fetched) {
                 int count = rows.getCardinality();
                 if (keys.isEmpty()) {
                     return new LocalGroups(new int[count], new int[] {0});
                 }
                 List<GroupKeys.Decoded> perKey = new ArrayList<>();
-                for (String column : keys) {
-                    perKey.add(groupKeys(group, column, rows, fetched));
+                for (int k = 0; k < keys.size(); k++) {
+                    perKey.add(finishGroupKeys(keyCalls.get(k), group, keys.get(k), rows, fetched));
                 }
                 long start = System.nanoTime();
                 // A row's tuple of key ids as one number (mixed radix over the dictionaries' sizes): a table lookup
@@ -720,8 +797,34 @@ public final class PushdownEngine {
                 return Arrays.asList(values);
             }
 
-            private void aggregate(RowGroupInfo group, RoaringBitmap rows, LocalGroups local,
+            /**
+             * Sends a row group's aggregates to the nodes holding their chunks (with the rows' groups), and the
+             * projections that arithmetic arguments need, before any reply is read.
+             */
+            private PendingAggregate startAggregate(RowGroupInfo group, RoaringBitmap rows, LocalGroups local,
                     Map<String, ColumnVector> fetched) {
+                double selectivity = (double) rows.getCardinality() / group.rowCount();
+                int groups = local.toGlobal().length;
+                Map<String, NodeCall> values = new LinkedHashMap<>();
+                for (String column : arithmeticColumns) {
+                    values.put(column, startValues(group, column, rows, fetched, false));
+                }
+                Map<String, NodeCall> aggregates = new HashMap<>();
+                ByteBuffer selection = null;
+                for (String column : onNodes.keySet()) {
+                    if (arithmeticColumns.contains(column) || fetchPlan || fetched.containsKey(column)) {
+                        continue;   // its values are here, or the plan fetches its chunk: aggregated here
+                    }
+                    selection = selection != null ? selection : serialized(rows);
+                    ByteBuffer ids = query.isGrouped() ? GroupKeys.packIds(local.ids(), groups) : ByteBuffer.allocate(0);
+                    aggregates.put(column, send(group, column, ChunkOperation.aggregate(queryId, key,
+                            manifest.generation(), group.index(), column, selection, ids, groups), selectivity));
+                }
+                return new PendingAggregate(values, aggregates);
+            }
+
+            private void finishAggregate(RowGroupInfo group, RoaringBitmap rows, LocalGroups local,
+                    PendingAggregate pending, Map<String, ColumnVector> fetched) {
                 int count = rows.getCardinality();
                 double selectivity = (double) count / group.rowCount();
                 int groups = local.toGlobal().length;
@@ -731,28 +834,31 @@ public final class PushdownEngine {
                 }
                 stage.coordinatorNanos += System.nanoTime() - start;
                 Map<String, ColumnVector> dense = new HashMap<>();
-                for (Expression argument : arithmetic.values()) {
-                    for (String column : columnsOf(argument)) {
-                        if (!dense.containsKey(column)) {
-                            dense.put(column, selectedValues(group, column, rows, fetched));
-                        }
-                    }
-                }
+                pending.values().forEach((column, call) ->
+                        dense.put(column, finishValues(call, group, column, rows, fetched)));
                 RoaringBitmap all = RoaringBitmap.bitmapOf();
                 all.add(0L, count);
                 for (Map.Entry<String, String> onNode : onNodes.entrySet()) {
                     String column = onNode.getKey();
                     AggregatePartial[] parts;
-                    if (dense.containsKey(column) || fetchPlan || fetched.containsKey(column)) {
-                        // Its values are here already, or the plan fetches its chunk: aggregate here.
+                    NodeCall call = pending.aggregates().get(column);
+                    if (call != null) {
+                        ByteBuffer reply = await(call);
+                        start = System.nanoTime();
+                        parts = AggregatePartial.decode(reply);
+                        stage.coordinatorNanos += System.nanoTime() - start;
+                        if (parts.length != groups) {
+                            throw new IllegalStateException("Node " + call.node() + " answered the "
+                                    + call.operation() + " with " + parts.length + " partials for " + groups
+                                    + " groups");
+                        }
+                    } else {
                         ColumnVector values = dense.containsKey(column) ? dense.get(column)
                                 : fetchChunk(group, column, "aggregate", selectivity, fetched);
                         start = System.nanoTime();
                         parts = AggregatePartial.ofGroups(values, dense.containsKey(column) ? all : rows,
                                 local.ids(), groups);
                         stage.coordinatorNanos += System.nanoTime() - start;
-                    } else {
-                        parts = aggregateOnNode(group, column, rows, local.ids(), groups, query.isGrouped());
                     }
                     merge(onNode.getValue(), parts, local);
                 }
@@ -909,6 +1015,15 @@ public final class PushdownEngine {
         private record LocalGroups(int[] ids, int[] toGlobal) {
         }
 
+        /**
+         * A row group's aggregate round, sent.
+         *
+         * @param values     per column of an arithmetic argument, its projection, or null to fetch the chunk
+         * @param aggregates per column aggregated on its node, the operator sent
+         */
+        private record PendingAggregate(Map<String, NodeCall> values, Map<String, NodeCall> aggregates) {
+        }
+
         private static String uniqueName(List<Column> schema, String base) {
             String name = base;
             for (int n = 2; taken(schema, name); n++) {
@@ -1019,9 +1134,12 @@ public final class PushdownEngine {
     private record Read(ByteBuffer bytes, boolean degraded, long fromNodes) {
     }
 
-    private record NodeRead(ByteBuffer bytes, int node, long remoteBytes) {
-    }
-
-    private record NodeChunk(ColumnVector values, int node, long remoteBytes) {
+    /**
+     * An operator sent to a node.
+     *
+     * @param node the node it was sent to: the chunk's
+     */
+    private record NodeCall(CompletableFuture<NodeReply> reply, ChunkOperation operation, int node,
+            double compressibility, double selectivity) {
     }
 }

@@ -1,0 +1,242 @@
+package io.layoutbench.fusion.pushdown;
+
+import static java.util.Objects.requireNonNull;
+
+import io.layoutbench.api.backend.ByteRange;
+import io.layoutbench.api.backend.StorageException;
+import io.layoutbench.api.dataset.ColumnVector;
+import io.layoutbench.api.predicate.BoundQuery;
+import io.layoutbench.api.predicate.Query;
+import io.layoutbench.fusion.store.FacBackend;
+import io.layoutbench.fusion.store.FacManifest;
+import io.layoutbench.fusion.store.FacStatistics;
+import io.layoutbench.parquet.BackendInputFile;
+import io.layoutbench.parquet.ColumnChunkInfo;
+import io.layoutbench.parquet.FetchOptions;
+import io.layoutbench.parquet.ParquetObject;
+import io.layoutbench.parquet.RowGroupInfo;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
+import org.roaringbitmap.RoaringBitmap;
+
+/**
+ * Runs {@link ChunkOperation}s where the chunk's blocks are: the storage node's side of pushdown. It reads the chunk
+ * through a {@link FacBackend} over the store's nodes (its own blocks locally, the pieces other nodes hold from them,
+ * and a chunk whose block is lost rebuilt from k blocks of its stripe), decodes it with the object's footer, and
+ * evaluates the operator.
+ *
+ * <ul>
+ *   <li>Per object version (key and manifest generation) it keeps the manifest and the footer, read once: the last
+ *       {@value #OBJECTS} objects.
+ *   <li>A chunk decoded for an operation marked {@code keep} is kept for the next operation on it in the same query,
+ *       which takes it; kept chunks are bounded by a byte budget, the least recently kept dropped first (a query
+ *       that stopped early leaves its chunks to be dropped so).
+ *   <li>An operation planned with another generation than the node reads fails, naming both: the object was
+ *       replaced during the query.
+ * </ul>
+ *
+ * <p>Thread-safe. Chunk reads of one operator are serialized, so that each reports exactly what it read from other
+ * nodes (the store's statistics are counted around it); decoding and evaluation run in parallel.
+ *
+ * <pre>{@code
+ * ChunkOperator operator = new ChunkOperator(store, ChunkOperator.DEFAULT_KEEP_BYTES);
+ * NodeReply reply = operator.run(3, ChunkOperation.filter(queryId, key, generation, 0, "l_quantity",
+ *         "l_quantity < 2", false));
+ * }</pre>
+ */
+public final class ChunkOperator {
+
+    /** Bytes of decoded chunks kept for later operators when not configured. */
+    public static final long DEFAULT_KEEP_BYTES = 64L << 20;
+    private static final int OBJECTS = 32;
+
+    private final FacBackend store;
+    private final long keepBytes;
+    private final Object reads = new Object();
+    private final Map<String, ObjectState> objects = new LinkedHashMap<>(16, 0.75f, true);
+    private final LinkedHashMap<String, ColumnVector> kept = new LinkedHashMap<>();
+    private long keptBytes;
+
+    /**
+     * @param store     the FAC store the chunks are read through
+     * @param keepBytes most bytes of decoded chunks kept for later operators of a query; 0 keeps none
+     */
+    public ChunkOperator(FacBackend store, long keepBytes) {
+        this.store = requireNonNull(store, "store is null");
+        if (keepBytes < 0) {
+            throw new IllegalArgumentException("A chunk operator cannot keep " + keepBytes + " bytes");
+        }
+        this.keepBytes = keepBytes;
+    }
+
+    /**
+     * Runs {@code operation} as node {@code node}.
+     *
+     * @throws IllegalArgumentException if the row group or column does not exist, or the operation is malformed
+     * @throws StorageException if the chunk cannot be read, even rebuilt, or the object changed
+     */
+    public NodeReply run(int node, ChunkOperation operation) {
+        requireNonNull(operation, "operation is null");
+        ObjectState object = object(operation.key(), operation.generation());
+        long start = System.nanoTime();
+        int groupCount = object.columns().footer().rowGroups().size();
+        if (operation.rowGroup() >= groupCount) {
+            throw new IllegalArgumentException("No row group " + operation.rowGroup() + " in " + operation.key()
+                    + ", which has " + groupCount);
+        }
+        RowGroupInfo group = object.columns().footer().rowGroup(operation.rowGroup());
+        ColumnChunkInfo chunk = group.column(operation.column());
+        Decoded decoded = decoded(node, operation, object, group, chunk);
+        boolean narrow = object.columns().footer().column(operation.column()).physicalType()
+                == PrimitiveTypeName.INT32;
+        ByteBuffer body = switch (operation.kind()) {
+            case FILTER -> filter(object.columns(), operation, decoded.values(), group);
+            case PROJECT -> ProjectedValues.encode(decoded.values(), rows(operation), narrow);
+            case GROUP_KEYS -> GroupKeys.encode(decoded.values(), rows(operation), narrow);
+            case AGGREGATE -> aggregate(operation, decoded.values());
+        };
+        return new NodeReply(node, body, System.nanoTime() - start, decoded.fromOtherNodes(), decoded.degraded());
+    }
+
+    private static ByteBuffer filter(ObjectColumns columns, ChunkOperation operation, ColumnVector values,
+            RowGroupInfo group) {
+        var table = columns.table(Map.of(operation.column(), values), Math.toIntExact(group.rowCount()));
+        BoundQuery bound = Query.parse(operation.predicate()).bind(table.schema());
+        RoaringBitmap matches = RoaringBitmap.bitmapOf(bound.select(table).toArray());
+        matches.runOptimize();
+        ByteBuffer out = ByteBuffer.allocate(matches.serializedSizeInBytes());
+        matches.serialize(out);
+        return out.flip();
+    }
+
+    private static ByteBuffer aggregate(ChunkOperation operation, ColumnVector values) {
+        RoaringBitmap rows = rows(operation);
+        int[] ids = operation.groupIds().hasRemaining() ? GroupKeys.unpackIds(operation.groupIds())
+                : new int[rows.getCardinality()];
+        if (ids.length != rows.getCardinality()) {
+            throw new IllegalArgumentException(operation + " sends " + ids.length + " group ids for "
+                    + rows.getCardinality() + " selected rows");
+        }
+        for (int id : ids) {
+            if (id >= operation.groups()) {
+                throw new IllegalArgumentException(operation + " sends group id " + id + " of "
+                        + operation.groups() + " groups");
+            }
+        }
+        return AggregatePartial.encode(AggregatePartial.ofGroups(values, rows, ids, operation.groups()));
+    }
+
+    /** The selected rows of {@code operation}. */
+    static RoaringBitmap rows(ChunkOperation operation) {
+        RoaringBitmap rows = new RoaringBitmap();
+        try {
+            rows.deserialize(operation.rows().duplicate());
+        } catch (IOException | RuntimeException e) {
+            throw new IllegalArgumentException(operation + " sends malformed selected rows", e);
+        }
+        return rows;
+    }
+
+    /** The chunk decoded: kept from an earlier operator of the query, or read now. */
+    private Decoded decoded(int node, ChunkOperation operation, ObjectState object, RowGroupInfo group,
+            ColumnChunkInfo chunk) {
+        String id = operation.queryId() + "\u0000" + operation.key() + "\u0000" + operation.generation() + "\u0000"
+                + operation.rowGroup() + "\u0000" + operation.column();
+        synchronized (kept) {
+            ColumnVector values = kept.remove(id);
+            if (values != null) {
+                keptBytes -= values.estimatedBytes();
+                keep(operation, id, values);
+                return new Decoded(values, 0, false);
+            }
+        }
+        ByteRange range = chunk.byteRange();
+        ByteBuffer bytes;
+        long fromOthers;
+        boolean degraded;
+        synchronized (reads) {
+            FacStatistics before = store.statistics();
+            bytes = store.readRange(operation.key(), range);
+            FacStatistics after = store.statistics();
+            degraded = after.degradedReads() > before.degradedReads();
+            fromOthers = degraded ? after.bytesFromNodes() - before.bytesFromNodes()
+                    : range.length() - held(object.manifest(), range, node);
+        }
+        ColumnVector values = object.columns().decode(group.index(), operation.column(), bytes);
+        synchronized (kept) {
+            keep(operation, id, values);
+        }
+        return new Decoded(values, fromOthers, degraded);
+    }
+
+    private void keep(ChunkOperation operation, String id, ColumnVector values) {
+        if (!operation.keep() || values.estimatedBytes() > keepBytes) {
+            return;
+        }
+        kept.put(id, values);
+        keptBytes += values.estimatedBytes();
+        for (Iterator<ColumnVector> oldest = kept.values().iterator(); keptBytes > keepBytes; ) {
+            keptBytes -= oldest.next().estimatedBytes();
+            oldest.remove();
+        }
+    }
+
+    /** Bytes of {@code range} that {@code node} holds. */
+    private static long held(FacManifest manifest, ByteRange range, int node) {
+        long bytes = 0;
+        for (FacManifest.Segment segment : manifest.segments()) {
+            long from = Math.max(range.offset(), segment.objectOffset());
+            long to = Math.min(range.end(), segment.objectOffset() + segment.length());
+            if (from < to && manifest.block(segment.stripe(), segment.block()).node() == node) {
+                bytes += to - from;
+            }
+        }
+        return bytes;
+    }
+
+    /** The manifest and footer of the object's version {@code generation}, read once. */
+    private ObjectState object(String key, String generation) {
+        String id = key + "\u0000" + generation;
+        synchronized (objects) {
+            ObjectState known = objects.get(id);
+            if (known != null) {
+                return known;
+            }
+        }
+        FacManifest manifest = store.manifest(key);   // also refreshes the store's cached manifest
+        if (!manifest.generation().equals(generation)) {
+            throw new StorageException("The query planned with generation " + generation + " of " + key
+                    + ", but the store holds generation " + manifest.generation() + ": the object was replaced");
+        }
+        ParquetObject parquet;
+        try {
+            parquet = ParquetObject.open(new BackendInputFile(store, key, manifest.objectSize(),
+                    FetchOptions.defaults().withTailSize(PushdownEngine.footerTail(manifest))));
+        } catch (UncheckedIOException e) {
+            throw new StorageException("Cannot read the footer of " + key + ": " + e.getMessage(), e);
+        }
+        ObjectState state = new ObjectState(manifest, new ObjectColumns(parquet.footer()));
+        synchronized (objects) {
+            objects.put(id, state);
+            if (objects.size() > OBJECTS) {
+                Iterator<ObjectState> eldest = objects.values().iterator();
+                eldest.next();
+                eldest.remove();
+            }
+        }
+        return state;
+    }
+
+    private record ObjectState(FacManifest manifest, ObjectColumns columns) {
+    }
+
+    private record Decoded(ColumnVector values, long fromOtherNodes, boolean degraded) {
+    }
+}
