@@ -3,12 +3,16 @@ package io.layoutbench.examples.fusion;
 import io.layoutbench.api.ConfigurationException;
 import io.layoutbench.examples.fac.NodeOptions;
 import io.layoutbench.fusion.cluster.ClusterFile;
+import io.layoutbench.fusion.cluster.FlightNodeBackend;
+import io.layoutbench.fusion.cluster.FlightNodeOperators;
 import io.layoutbench.fusion.cluster.LocalCluster;
 import io.layoutbench.fusion.cluster.NodeProcess;
 import io.layoutbench.fusion.store.FacBackend;
+import io.layoutbench.fusion.store.FacOptions;
 
 import picocli.CommandLine.Option;
 
+import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -58,6 +62,19 @@ final class ClusterOption {
         }
         return NodeOptions.of(cluster.uris(), cluster.code(), Map.of("callTimeout", callTimeoutSeconds + "s"))
                 .store();
+    }
+
+    /**
+     * The cluster's nodes as the operators of pushdown ({@code prefix} the key prefix of the store's blocks, "" for
+     * none), each call bounded by {@code --call-timeout}.
+     */
+    FlightNodeOperators operators(ClusterFile cluster, String prefix, FacOptions options) {
+        return operators(cluster, prefix, options, callTimeoutSeconds);
+    }
+
+    static FlightNodeOperators operators(ClusterFile cluster, String prefix, FacOptions options, int timeoutSeconds) {
+        return FlightNodeOperators.open(cluster.uris().stream().map(URI::create).toList(), prefix, options,
+                FlightNodeBackend.Options.defaults().withCallTimeout(Duration.ofSeconds(timeoutSeconds)));
     }
 
     /** "node 1 (flight://127.0.0.1:41001), node 4 (...)": the nodes that refuse connections now, or an empty list. */

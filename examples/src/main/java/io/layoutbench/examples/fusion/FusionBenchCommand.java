@@ -10,6 +10,8 @@ import io.layoutbench.evaluation.tpch.TpchParquet;
 import io.layoutbench.fusion.cluster.ClusterFile;
 import io.layoutbench.fusion.codec.CodeParameters;
 import io.layoutbench.fusion.pushdown.ClusterModel;
+import io.layoutbench.fusion.pushdown.LocalNodeOperators;
+import io.layoutbench.fusion.pushdown.NodeOperators;
 import io.layoutbench.fusion.pushdown.PushdownEngine;
 import io.layoutbench.fusion.pushdown.PushdownMode;
 import io.layoutbench.fusion.pushdown.PushdownReport;
@@ -134,11 +136,14 @@ final class FusionBenchCommand implements Callable<Integer> {
         FacOptions code = FacOptions.builder().code(rs).build();
         FacOptions fixed = FacOptions.builder().code(rs).overheadBudget(0).build();
         try (FacBackend fusion = store(nodes, "fusion-nodes", code, file);
-                FacBackend baseline = store(nodes, "baseline-nodes", fixed, file)) {
+                FacBackend baseline = store(nodes, "baseline-nodes", fixed, file);
+                NodeOperators fusionOperators = operators(nodes, "fusion-nodes", fusion);
+                NodeOperators baselineOperators = operators(nodes, "baseline-nodes", baseline)) {
             out.printf(Locale.ROOT, "Fusion store: %s, extra overhead %.2f%%; baseline: %s, %d MiB blocks%n",
                     fusion.manifest(KEY).strategy(), 100 * fusion.manifest(KEY).extraOverhead(),
                     baseline.manifest(KEY).strategy(), FacOptions.defaults().fixedBlockSize() >> 20);
-            Bench bench = new Bench(new PushdownEngine(fusion, network), new PushdownEngine(baseline, network),
+            Bench bench = new Bench(new PushdownEngine(fusion, network, fusionOperators),
+                    new PushdownEngine(baseline, network, baselineOperators),
                     out, tables, nodes != null);
             long rows = bench.count();
             if (only == null || only.equals("micro")) {
@@ -185,6 +190,15 @@ final class FusionBenchCommand implements Callable<Integer> {
         ColumnarTable one = new PushdownEngine(store, ClusterModel.paper())
                 .execute(KEY, "SELECT * FROM lineitem LIMIT 1", PushdownMode.BASELINE).rows();
         return one.schema().columns().stream().map(c -> c.name()).toList();
+    }
+
+    /**
+     * Where one system's operators run: in this process, or on a cluster on the node processes, each reading its
+     * blocks under {@code name/}.
+     */
+    private NodeOperators operators(ClusterFile cluster, String name, FacBackend store) {
+        return cluster == null ? LocalNodeOperators.of(store)
+                : ClusterOption.operators(cluster, name, store.options(), callTimeoutSeconds);
     }
 
     /**

@@ -6,6 +6,7 @@ import io.layoutbench.api.predicate.PredicateException;
 import io.layoutbench.api.predicate.SelectStatement;
 import io.layoutbench.examples.cli.LayoutBenchCli;
 import io.layoutbench.fusion.cluster.ClusterFile;
+import io.layoutbench.fusion.cluster.FlightNodeOperators;
 import io.layoutbench.fusion.pushdown.ClusterModel;
 import io.layoutbench.fusion.pushdown.PushdownEngine;
 import io.layoutbench.fusion.pushdown.PushdownMode;
@@ -93,7 +94,8 @@ final class FusionQueryCommand implements Callable<Integer> {
         long started = System.nanoTime();
         PushdownResult result;
         FacManifest manifest = null;
-        try (FacBackend store = cluster.store(nodes)) {
+        try (FacBackend store = cluster.store(nodes);
+                FlightNodeOperators operators = cluster.operators(nodes, "", store.options())) {
             try {
                 manifest = store.manifest(key);
             } catch (ObjectNotFoundException e) {
@@ -108,7 +110,7 @@ final class FusionQueryCommand implements Callable<Integer> {
                 return fail(err, "The manifest of '" + key + "' cannot be read from any node that answers; nodes "
                         + "refusing connections now: " + String.join(", ", down), LayoutBenchCli.EXIT_FAILURE);
             }
-            result = new PushdownEngine(store, ClusterModel.paper()).execute(key, sql, mode);
+            result = new PushdownEngine(store, ClusterModel.paper(), operators).execute(key, sql, mode);
         } catch (PredicateException e) {
             return fail(err, firstLine(e), LayoutBenchCli.EXIT_USAGE);
         } catch (RuntimeException e) {

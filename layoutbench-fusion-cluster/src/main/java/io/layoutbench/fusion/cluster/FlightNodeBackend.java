@@ -289,17 +289,32 @@ public final class FlightNodeBackend implements ObjectBackend {
     }
 
     private CompletableFuture<ByteBuffer> read(RequestKind kind, NodeProtocol.ReadRequest request, String what) {
-        return call(kind, what, request.key(), request.range(), () -> fetch(kind, request, what));
+        Ticket ticket = new Ticket(NodeProtocol.encodeRead(request));
+        long expected = request.whole() ? -1 : request.range().length();
+        return call(kind, what, request.key(), request.range(), () -> fetch(kind, ticket, expected, what));
     }
 
-    /** One read: the node's schema says how many bytes follow; they are copied batch by batch into one array. */
-    private ByteBuffer fetch(RequestKind kind, NodeProtocol.ReadRequest request, String what) {
+    /**
+     * Runs a chunk operator on the node ({@link NodeProtocol#encodeOperate}): its reply streams back as a read's
+     * bytes do. Retried as reads are; counted as a {@code GET}.
+     */
+    CompletableFuture<ByteBuffer> operate(NodeProtocol.OperateRequest request, String what) {
+        checkOpen();
+        Ticket ticket = new Ticket(NodeProtocol.encodeOperate(request));
+        return call(RequestKind.GET, what, request.operation().key(), null,
+                () -> fetch(RequestKind.GET, ticket, -1, what));
+    }
+
+    /**
+     * One read: the node's schema says how many bytes follow ({@code expected} unless -1); they are copied batch by
+     * batch into one array.
+     */
+    private ByteBuffer fetch(RequestKind kind, Ticket ticket, long expected, String what) {
         long start = System.nanoTime();
-        FlightStream stream = shared.client.getStream(new Ticket(NodeProtocol.encodeRead(request)),
-                shared.deadline());
+        FlightStream stream = shared.client.getStream(ticket, shared.deadline());
         ByteBuffer bytes;
         try {
-            bytes = receive(stream, kind, request, what, start);
+            bytes = receive(stream, kind, expected, what, start);
         } catch (RuntimeException e) {
             close(stream, what, e);
             throw e;
@@ -308,8 +323,7 @@ public final class FlightNodeBackend implements ObjectBackend {
         return bytes;
     }
 
-    private ByteBuffer receive(FlightStream stream, RequestKind kind, NodeProtocol.ReadRequest request, String what,
-            long start) {
+    private ByteBuffer receive(FlightStream stream, RequestKind kind, long expected, String what, long start) {
         // The schema is the node's first message: its answer starts there, before the first (1 MiB) batch.
         VectorSchemaRoot schemaRoot = stream.getRoot();
         if (schemaRoot == null) {
@@ -323,7 +337,7 @@ public final class FlightNodeBackend implements ObjectBackend {
         } catch (IllegalArgumentException e) {
             throw new StorageException(what + ": not a storage node's answer: " + e.getMessage(), e);
         }
-        if (!request.whole() && length != request.range().length()) {
+        if (expected >= 0 && length != expected) {
             throw new StorageException(what + ": the node announced " + length + " bytes");
         }
         if (length > MAX_READ_BYTES) {

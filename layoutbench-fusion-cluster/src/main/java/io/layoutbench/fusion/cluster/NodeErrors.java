@@ -7,8 +7,15 @@ import io.layoutbench.api.backend.RangeNotSatisfiableException;
 import io.layoutbench.api.backend.Retrier;
 import io.layoutbench.api.backend.StorageException;
 import io.layoutbench.api.backend.TransientStorageException;
+import io.layoutbench.fusion.store.StripeUnavailableException;
 
+import java.net.URLDecoder;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.stream.Collectors;
 
 import org.apache.arrow.flight.CallStatus;
 import org.apache.arrow.flight.ErrorFlightMetadata;
@@ -65,6 +72,15 @@ final class NodeErrors {
                 metadata.insert(NodeProtocol.BACKEND_FAULT, "1");
                 status = CallStatus.UNAVAILABLE.withMetadata(metadata);
             }
+        } else if (stripeUnavailable(cause) != null) {
+            // An operator's chunk could not be rebuilt: the coordinator says which stripe and nodes, as for a read.
+            StripeUnavailableException lost = stripeUnavailable(cause);
+            message = lost.getMessage();
+            ErrorFlightMetadata metadata = new ErrorFlightMetadata();
+            metadata.insert(NodeProtocol.STRIPE_UNAVAILABLE, URLEncoder.encode(lost.key(), StandardCharsets.UTF_8)
+                    + ";" + lost.stripe() + ";" + lost.unit() + ";"
+                    + lost.missingNodes().stream().map(String::valueOf).collect(Collectors.joining(",")));
+            status = CallStatus.INTERNAL.withMetadata(metadata);
         } else if (cause instanceof IllegalArgumentException) {
             status = CallStatus.INVALID_ARGUMENT;
         } else if (cause instanceof StorageException || cause instanceof IllegalStateException) {
@@ -89,6 +105,14 @@ final class NodeErrors {
         String why = status.description() == null || status.description().isEmpty() ? status.code().toString()
                 : status.description();
         String message = what + ": " + why;
+        if (status.metadata() != null && status.metadata().containsKey(NodeProtocol.STRIPE_UNAVAILABLE)) {
+            StripeUnavailableException lost = stripeUnavailable(status.metadata().get(NodeProtocol.STRIPE_UNAVAILABLE),
+                    why);
+            if (lost != null) {
+                lost.initCause(error);
+                return lost;
+            }
+        }
         switch (status.code()) {
             case NOT_FOUND:
                 return new ObjectNotFoundException(message, error);
@@ -129,6 +153,30 @@ final class NodeErrors {
                 return new TransientStorageException(message, error, false);
             default:
                 return new StorageException(message, error);
+        }
+    }
+
+    /** The {@link StripeUnavailableException} in {@code error}'s causes, or null. */
+    private static StripeUnavailableException stripeUnavailable(Throwable error) {
+        for (Throwable t = error; t != null; t = t.getCause()) {
+            if (t instanceof StripeUnavailableException lost) {
+                return lost;
+            }
+        }
+        return null;
+    }
+
+    /** The node's {@link StripeUnavailableException}, from its metadata; null if that is malformed. */
+    private static StripeUnavailableException stripeUnavailable(String metadata, String message) {
+        String[] fields = metadata.split(";", -1);
+        try {
+            List<Integer> nodes = fields[3].isEmpty() ? List.of()
+                    : Arrays.stream(fields[3].split(",")).map(Integer::valueOf).toList();
+            return new StripeUnavailableException(message, URLDecoder.decode(fields[0], StandardCharsets.UTF_8),
+                    Integer.parseInt(fields[1]),
+                    Integer.parseInt(fields[2]), nodes);
+        } catch (RuntimeException e) {
+            return null;
         }
     }
 

@@ -52,6 +52,7 @@ final class NodeProducer extends NoOpFlightProducer {
     private static final long STALLED_CLIENT_MILLIS = 60_000;
 
     private final ObjectBackend backend;
+    private final OperatorHost operators;
     private final BufferAllocator allocator;
     private final ExecutorService streams;
     private final long memorySpoolLimit;
@@ -64,9 +65,10 @@ final class NodeProducer extends NoOpFlightProducer {
      * @param memorySpoolBudget bytes all puts in progress may spool in memory together, one permit a byte
      * @param listPageSize      most keys a list page holds, at most {@value NodeProtocol#LIST_PAGE_SIZE}
      */
-    NodeProducer(ObjectBackend backend, BufferAllocator allocator, ExecutorService streams, long memorySpoolLimit,
-            Semaphore memorySpoolBudget, Path spoolDirectory, int listPageSize, String name) {
+    NodeProducer(ObjectBackend backend, OperatorHost operators, BufferAllocator allocator, ExecutorService streams,
+            long memorySpoolLimit, Semaphore memorySpoolBudget, Path spoolDirectory, int listPageSize, String name) {
         this.backend = backend;
+        this.operators = operators;
         this.allocator = allocator;
         this.streams = streams;
         this.memorySpoolLimit = memorySpoolLimit;
@@ -80,6 +82,10 @@ final class NodeProducer extends NoOpFlightProducer {
 
     @Override
     public void getStream(CallContext context, Ticket ticket, ServerStreamListener listener) {
+        if (NodeProtocol.isOperate(ticket.getBytes())) {
+            operate(ticket.getBytes(), listener);
+            return;
+        }
         NodeProtocol.ReadRequest request;
         try {
             request = NodeProtocol.decodeRead(ticket.getBytes());
@@ -104,12 +110,8 @@ final class NodeProducer extends NoOpFlightProducer {
             try (VectorSchemaRoot root = VectorSchemaRoot.create(NodeProtocol.schema(read.length()), allocator)) {
                 listener.start(root);
                 if (read.whole() != null) {
-                    ByteBuffer all = read.whole();
-                    for (int at = all.position(); at < all.limit(); at += NodeProtocol.CHUNK_BYTES) {
-                        int length = Math.min(NodeProtocol.CHUNK_BYTES, all.limit() - at);
-                        if (!send(root, listener, backpressure, all, at, length)) {
-                            return;
-                        }
+                    if (!sendAll(root, listener, backpressure, read.whole())) {
+                        return;
                     }
                 } else if (!streamChunks(request.key(), read, root, listener, backpressure)) {
                     return;
@@ -199,6 +201,53 @@ final class NodeProducer extends NoOpFlightProducer {
         root.setRowCount(1);
         listener.putNext();
         return true;
+    }
+
+    /** Sends {@code all} in batches of at most 1 MiB; false if the client left. */
+    private boolean sendAll(VectorSchemaRoot root, ServerStreamListener listener, BackpressureStrategy backpressure,
+            ByteBuffer all) {
+        for (int at = all.position(); at < all.limit(); at += NodeProtocol.CHUNK_BYTES) {
+            int length = Math.min(NodeProtocol.CHUNK_BYTES, all.limit() - at);
+            if (!send(root, listener, backpressure, all, at, length)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    // ---- operators -----------------------------------------------------------------------------------------
+
+    /** Runs a chunk operator on a thread of its own and streams its reply as a read's bytes. */
+    private void operate(byte[] ticket, ServerStreamListener listener) {
+        NodeProtocol.OperateRequest request;
+        try {
+            request = NodeProtocol.decodeOperate(ticket);
+        } catch (IllegalArgumentException e) {
+            listener.error(NodeErrors.toFlight(e));
+            return;
+        }
+        BackpressureStrategy.CallbackBackpressureStrategy backpressure =
+                new BackpressureStrategy.CallbackBackpressureStrategy();
+        backpressure.register(listener);
+        try {
+            streams.execute(() -> {
+                try {
+                    ByteBuffer reply = ByteBuffer.wrap(operators.run(request).encode());
+                    try (VectorSchemaRoot root = VectorSchemaRoot.create(NodeProtocol.schema(reply.remaining()),
+                            allocator)) {
+                        listener.start(root);
+                        if (sendAll(root, listener, backpressure, reply)) {
+                            listener.completed();
+                        }
+                    }
+                } catch (RuntimeException e) {
+                    LOG.debug("{}: {} failed", name, request.operation(), e);
+                    listener.error(NodeErrors.toFlight(e));
+                }
+            });
+        } catch (RejectedExecutionException e) {
+            listener.error(CallStatus.UNAVAILABLE.withDescription(name + " is shutting down").toRuntimeException());
+        }
     }
 
     /** A read's total length, first offset, and its bytes when they were read at once (null when in chunks). */

@@ -4,13 +4,17 @@ import static java.util.Objects.requireNonNull;
 
 import io.layoutbench.api.backend.ByteRange;
 import io.layoutbench.api.backend.ObjectInfo;
+import io.layoutbench.fusion.pushdown.ChunkOperation;
+import io.layoutbench.fusion.pushdown.NodeReply;
 
 import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
@@ -24,6 +28,10 @@ import org.apache.arrow.vector.types.pojo.Schema;
  *       follow, then record batches of one row each, at most {@value #CHUNK_BYTES} bytes a batch.
  *   <li><b>Put</b>: DoPut with a command descriptor holding the key and the length, then batches in the same schema;
  *       the node answers once it stored the object.
+ *   <li><b>Operate</b>: DoGet with a ticket whose first byte is {@link #OPERATE}: the store the node is part of
+ *       (every node's URI in order, the key prefix of the blocks, the FAC options), which node of it this one is,
+ *       and a {@link ChunkOperation}. The node runs it on the blocks ({@link OperatorHost}) and answers with the
+ *       {@link NodeReply}'s bytes, streamed as a read's are.
  *   <li><b>Size, list, delete</b>: DoAction {@value #SIZE} (body: the key; result: 8 bytes), {@value #LIST} (body:
  *       prefix and the last key of the previous page; result: one page of at most {@value #LIST_PAGE_SIZE} objects)
  *       and {@value #DELETE} (body: the key; no result).
@@ -49,6 +57,11 @@ final class NodeProtocol {
     static final String THROTTLED = "layoutbench-throttled";
     /** Error metadata of an UNAVAILABLE that the node's backend failed transiently (the node itself answered). */
     static final String BACKEND_FAULT = "layoutbench-backend-fault";
+    /**
+     * Error metadata of an operator whose chunk could not be rebuilt: the object, stripe, unit and the nodes whose
+     * blocks were lost, one a line (the nodes comma-separated).
+     */
+    static final String STRIPE_UNAVAILABLE = "layoutbench-stripe-unavailable";
     /** Schema metadata of a read: how many bytes the batches hold in all. */
     static final String LENGTH = "layoutbench.length";
     /** Error metadata of a range past the end: the object's size. */
@@ -57,6 +70,13 @@ final class NodeProtocol {
     static final String LIST = "list";
     static final String DELETE = "delete";
     static final byte VERSION = 1;
+    /** The first byte of a DoGet ticket that runs an operator (a read ticket starts with {@link #VERSION}). */
+    static final byte OPERATE = (byte) 0x4F;
+    /**
+     * The largest operator ticket a node takes: a grouped aggregate carries each selected row's group, bit-packed,
+     * which for a row group of a million rows in a million groups is 2.5 MB.
+     */
+    static final int MAX_OPERATOR_TICKET_BYTES = 64 << 20;
 
     private static final String COLUMN = "bytes";
     private static final long WHOLE = -1;
@@ -96,6 +116,91 @@ final class NodeProtocol {
     record ListPage(List<ObjectInfo> objects, boolean truncated) {
         ListPage {
             objects = List.copyOf(objects);
+        }
+    }
+
+    /**
+     * The FAC store a node takes part in, as an operator's node reads it: every node's URI in order, the prefix its
+     * blocks are kept under on each node ("" for none), and the store's options ({@link
+     * io.layoutbench.fusion.store.FacOptions#toMap()}).
+     */
+    record Store(List<URI> nodes, String prefix, Map<String, String> options) {
+        Store {
+            nodes = List.copyOf(nodes);
+            requireNonNull(prefix, "prefix is null");
+            options = Map.copyOf(options);
+        }
+    }
+
+    /** An operator for node {@code self} of {@code store}. */
+    record OperateRequest(Store store, int self, ChunkOperation operation) {
+        OperateRequest {
+            requireNonNull(store, "store is null");
+            requireNonNull(operation, "operation is null");
+            if (self < 0 || self >= store.nodes().size()) {
+                throw new IllegalArgumentException("Node " + self + " is not one of the store's "
+                        + store.nodes().size() + " nodes");
+            }
+        }
+    }
+
+    static boolean isOperate(byte[] ticket) {
+        return ticket.length > 0 && ticket[0] == OPERATE;
+    }
+
+    static byte[] encodeOperate(OperateRequest request) {
+        List<byte[]> strings = new ArrayList<>();
+        request.store().nodes().forEach(uri -> strings.add(utf8(uri.toString())));
+        strings.add(utf8(request.store().prefix()));
+        new TreeMap<>(request.store().options()).forEach((k, v) -> {
+            strings.add(utf8(k));
+            strings.add(utf8(v));
+        });
+        byte[] operation = request.operation().encode();
+        int length = 1 + 1 + 4 + 4 + 4 + 4 + operation.length;
+        for (byte[] s : strings) {
+            length += 4 + s.length;
+        }
+        ByteBuffer out = ByteBuffer.allocate(length).put(OPERATE).put(VERSION).putInt(request.self())
+                .putInt(request.store().nodes().size()).putInt(request.store().options().size());
+        strings.forEach(s -> putBytes(out, s));
+        putBytes(out, operation);
+        return out.array();
+    }
+
+    static OperateRequest decodeOperate(byte[] ticket) {
+        if (!isOperate(ticket) || ticket.length < 2 || ticket[1] != VERSION) {
+            throw new IllegalArgumentException("Malformed operator ticket: it does not start with " + OPERATE
+                    + " and version " + VERSION);
+        }
+        ByteBuffer in = ByteBuffer.wrap(ticket, 2, ticket.length - 2);
+        try {
+            int self = in.getInt();
+            int nodes = in.getInt();
+            int options = in.getInt();
+            if (nodes < 1 || nodes > 4096 || options < 0 || options > 64) {
+                throw new IllegalArgumentException("Malformed operator ticket: " + nodes + " nodes, " + options
+                        + " options");
+            }
+            List<URI> uris = new ArrayList<>(nodes);
+            for (int i = 0; i < nodes; i++) {
+                uris.add(URI.create(getString(in)));
+            }
+            String prefix = getString(in);
+            Map<String, String> map = new TreeMap<>();
+            for (int i = 0; i < options; i++) {
+                map.put(getString(in), getString(in));
+            }
+            int length = in.getInt();
+            if (length < 0 || length != in.remaining()) {
+                throw new IllegalArgumentException("Malformed operator ticket: an operation of " + length
+                        + " bytes in " + in.remaining());
+            }
+            byte[] operation = new byte[length];
+            in.get(operation);
+            return new OperateRequest(new Store(uris, prefix, map), self, ChunkOperation.decode(operation));
+        } catch (BufferUnderflowException e) {
+            throw truncated("operator ticket", ticket);
         }
     }
 

@@ -97,6 +97,7 @@ public final class StorageNodeServer implements AutoCloseable {
     /** This server's own spool directory, deleted on close. */
     private final Path spool;
     private final FlightServer server;
+    private final OperatorHost operatorHost;
     private final URI uri;
     private final AtomicBoolean closed = new AtomicBoolean();
 
@@ -191,16 +192,19 @@ public final class StorageNodeServer implements AutoCloseable {
             sweepStaleSpools(options.spoolDirectory());
             ownSpool = Files.createDirectory(options.spoolDirectory().resolve(SPOOL_PREFIX
                     + ProcessHandle.current().pid() + "-" + SPOOL_IDS.incrementAndGet()));
-            NodeProducer producer = new NodeProducer(backend, allocator, calls, options.memorySpoolLimit(),
-                    new Semaphore((int) options.memorySpoolBudget()), ownSpool, listPageSize,
-                    "the storage node serving " + backend.uri());
+            String name = "the storage node serving " + backend.uri();
+            operatorHost = new OperatorHost(backend, name);
+            NodeProducer producer = new NodeProducer(backend, operatorHost, allocator, calls,
+                    options.memorySpoolLimit(), new Semaphore((int) options.memorySpoolBudget()), ownSpool,
+                    listPageSize, name);
             Consumer<ServerBuilder<?>> grpc = builder -> builder
                     // FlightNodeBackend pings every 10 s during calls; gRPC's default would allow one ping in
                     // 5 minutes and close the connection of a client pinging more often.
                     .permitKeepAliveTime(KEEPALIVE_PERMIT_SECONDS, TimeUnit.SECONDS)
                     .permitKeepAliveWithoutCalls(false);
             started = FlightServer.builder(allocator, location, producer).executor(calls)
-                    .maxInboundMessageSize(NodeProtocol.MAX_MESSAGE_BYTES)
+                    .maxInboundMessageSize(Math.max(NodeProtocol.MAX_MESSAGE_BYTES,
+                            NodeProtocol.MAX_OPERATOR_TICKET_BYTES))
                     .transportHint("grpc.builderConsumer", grpc).build().start();
             this.server = started;
             this.spool = ownSpool;
@@ -366,6 +370,7 @@ public final class StorageNodeServer implements AutoCloseable {
                         + " did not end)");
             } finally {
                 deleteSpool(spool);
+                operatorHost.close();
                 if (ownsBackend) {
                     if (!drained) {
                         LOG.warn("Storage node {}: closing its backend {} under calls still running", uri,

@@ -12,6 +12,7 @@ import io.layoutbench.api.metrics.RequestMetrics;
 import io.layoutbench.api.predicate.ColumnarTable;
 import io.layoutbench.evaluation.tpch.TpchParquet;
 import io.layoutbench.fusion.pushdown.ClusterModel;
+import io.layoutbench.fusion.pushdown.NodeOperators;
 import io.layoutbench.fusion.pushdown.PushdownEngine;
 import io.layoutbench.fusion.pushdown.PushdownMode;
 import io.layoutbench.fusion.pushdown.PushdownResult;
@@ -48,10 +49,11 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Fusion's query engine over nine storage nodes that are separate processes on 127.0.0.1, one of them SIGKILLed
- * during a query: a node process is killed when the query's fifth block read reaches it (a test decorator on the
- * coordinator's side, so the moment is deterministic), the read goes to the dead process, and the query still
- * returns exactly the rows it returns with every node up. With four nodes killed (RS(9,6) tolerates three) the
+ * Fusion's query engine over nine storage nodes that are separate processes on 127.0.0.1, its operators running on
+ * the node processes ({@link FlightNodeOperators}), one of them SIGKILLed during a query: a node process is killed
+ * when the query's third operator is sent to it (a test decorator on the coordinator's side, so the moment is
+ * deterministic), the operator goes to a stand-in that rebuilds the chunk, and the query still returns exactly the
+ * rows it returns with every node up; so does a query whose fifth block read reaches a node killed then. With four nodes killed (RS(9,6) tolerates three) the
  * query fails naming the stripe and the nodes; a killed node restarted on its directory and port serves again.
  * No sleeps: the processes are waited for by their ready lines and their exits.
  */
@@ -72,6 +74,8 @@ class NodeProcessKillTest {
     /** Calls to the nodes that failed because they ran over CALL_TIMEOUT (gRPC's DEADLINE_EXCEEDED). */
     private final AtomicInteger deadlines = new AtomicInteger();
     private FacBackend fac;
+    /** The operator (counted from 1 in a query) that SIGKILLs its node before it is sent; 0 for none. */
+    private volatile int killAtOperator;
     private List<List<Object>> allUp;
 
     @BeforeAll
@@ -87,6 +91,24 @@ class NodeProcessKillTest {
         fac = FacBackend.create(nodes, FacOptions.defaults(), true);
         fac.put(KEY, file);
         allUp = rows(query(PushdownMode.FUSION));
+    }
+
+    @Test
+    @Order(0)
+    void aNodeKilledWhileOperatorsRunOnTheNodesChangesNoRow() {
+        assertThat(rows(query(PushdownMode.PAPER))).as("pushdown on the nodes, all up").isEqualTo(allUp);
+        killAtOperator = 3;
+
+        PushdownResult result = query(PushdownMode.PAPER);
+
+        List<Integer> killed = killedNodes();
+        assertThat(killed).as("one node process SIGKILLed during the query").hasSize(1);
+        assertThat(rows(result.rows())).isEqualTo(allUp);
+        assertThat(result.report().degradedChunks()).as("chunks a stand-in rebuilt").isPositive();
+        assertThat(deadlines).as("calls that ended at their deadline").hasValue(0);
+        // The node is still down; a later query's operators for it go to stand-ins, as does the next test's.
+        assertThat(rows(query(PushdownMode.PAPER))).isEqualTo(allUp);
+        restart(killed);
     }
 
     @AfterAll
@@ -109,7 +131,8 @@ class NodeProcessKillTest {
         AtomicInteger reads = new AtomicInteger();
         nodes.forEach(node -> node.killAtRead(reads, 5));
 
-        PushdownResult result = query(PushdownMode.FUSION);
+        // The baseline fetches every chunk here: the coordinator's own block reads meet the dead node.
+        PushdownResult result = query(PushdownMode.BASELINE);
 
         List<Integer> killed = killedNodes();
         assertThat(killed).as("one node process SIGKILLed during the query").hasSize(1);
@@ -150,6 +173,20 @@ class NodeProcessKillTest {
     void killedNodesRestartedOnTheirDirectoriesAndPortsServeAgain() {
         List<Integer> killed = killedNodes();
         assertThat(killed).isNotEmpty();
+        restart(killed);
+        long degradedBefore = fac.statistics().degradedReads();
+
+        PushdownResult pushed = query(PushdownMode.PAPER);
+        assertThat(rows(pushed)).isEqualTo(allUp);
+        assertThat(pushed.report().degradedChunks()).as("chunks rebuilt by a stand-in").isZero();
+        assertThat(rows(query(PushdownMode.FUSION))).isEqualTo(allUp);
+        assertThat(rows(query(PushdownMode.BASELINE))).isEqualTo(allUp);
+        assertThat(fac.statistics().degradedReads() - degradedBefore).as("every block read from its own node")
+                .isZero();
+    }
+
+    /** Restarts the {@code killed} nodes on their directories and ports. */
+    private void restart(List<Integer> killed) {
         // All launched first, then waited for: the JVMs start side by side.
         Map<Integer, NodeProcess> restarted = new TreeMap<>();
         for (int i : killed) {
@@ -163,12 +200,6 @@ class NodeProcessKillTest {
             awaitRestart(process);
             nodes.get(i).process = process;
         });
-        long degradedBefore = fac.statistics().degradedReads();
-
-        assertThat(rows(query(PushdownMode.FUSION))).isEqualTo(allUp);
-        assertThat(rows(query(PushdownMode.BASELINE))).isEqualTo(allUp);
-        assertThat(fac.statistics().degradedReads() - degradedBefore).as("every block read from its own node")
-                .isZero();
     }
 
     /** Waits for a node restarted on its old port; aborts the test, not fails it, if another socket took the port. */
@@ -194,8 +225,24 @@ class NodeProcessKillTest {
         return killed;
     }
 
+    /**
+     * Runs the query with its operators on the node processes; the operator numbered {@link #killAtOperator} (if
+     * set) first SIGKILLs the process of the node it is sent to, and waits until it is gone.
+     */
     private PushdownResult query(PushdownMode mode) {
-        return new PushdownEngine(fac, ClusterModel.paper()).execute(KEY, SQL, mode);
+        List<URI> uris = processes.stream().map(NodeProcess::uri).toList();
+        AtomicInteger sent = new AtomicInteger();
+        try (FlightNodeOperators operators = FlightNodeOperators.open(uris, "", fac.options(),
+                FlightNodeBackend.Options.defaults().withCallTimeout(CALL_TIMEOUT))) {
+            NodeOperators killing = (node, operation) -> {
+                if (sent.incrementAndGet() == killAtOperator) {
+                    killAtOperator = 0;
+                    processes.get(node).kill();
+                }
+                return operators.run(node, operation);
+            };
+            return new PushdownEngine(fac, ClusterModel.paper(), killing).execute(KEY, SQL, mode);
+        }
     }
 
     private static List<List<Object>> rows(PushdownResult result) {

@@ -55,7 +55,11 @@ public record NodeReply(int node, ByteBuffer body, long workNanos, long fromOthe
             long work = in.getLong();
             long fromOthers = in.getLong();
             boolean degraded = in.get() != 0;
-            return new NodeReply(node, in.slice(), work, fromOthers, degraded);
+            ByteBuffer body = in.slice();
+            if (!body.hasArray()) {   // a read-only or direct buffer: the wire forms decode from an array
+                body = ByteBuffer.allocate(body.remaining()).put(body).flip();
+            }
+            return new NodeReply(node, body, work, fromOthers, degraded);
         } catch (BufferUnderflowException e) {
             throw new IllegalArgumentException("Malformed node reply: " + bytes.remaining() + " bytes, at least 17"
                     + " expected", e);

@@ -84,6 +84,7 @@ public abstract class PushdownEngineContract {
         Properties properties = new Properties();
         properties.setProperty("home_directory", dir.resolve("duckdb").toString());
         properties.setProperty("extension_directory", dir.resolve("duckdb/extensions").toString());
+        Class.forName("org.duckdb.DuckDBDriver");   // registered, or the reason it cannot be
         duckdb = DriverManager.getConnection("jdbc:duckdb:", properties);
 
         decimalFile = dir.resolve("lineitem-decimal.parquet");

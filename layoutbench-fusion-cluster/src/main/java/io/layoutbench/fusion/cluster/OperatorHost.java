@@ -1,0 +1,114 @@
+package io.layoutbench.fusion.cluster;
+
+import static java.util.Objects.requireNonNull;
+
+import io.layoutbench.api.backend.ObjectBackend;
+import io.layoutbench.fusion.pushdown.ChunkOperator;
+import io.layoutbench.fusion.pushdown.NodeReply;
+import io.layoutbench.fusion.store.FacBackend;
+import io.layoutbench.fusion.store.FacOptions;
+import io.layoutbench.fusion.store.PrefixedBackend;
+
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A storage node's side of pushdown: runs the chunk operators a coordinator sends ({@link NodeProtocol#OPERATE}) on
+ * the blocks of the FAC store the request names. Per store (and this node's place in it) it opens a
+ * {@link FacBackend} whose node {@code self} is this server's own backend, read directly, and whose other nodes are
+ * Flight clients of their servers: a chunk whose pieces lie on other nodes is completed from them, and one whose
+ * block here is lost or damaged is rebuilt from k blocks of its stripe, as any FAC read is. A stand-in for a node
+ * that is down runs the operator so, rebuilding the chunk (degraded pushdown).
+ *
+ * <p>The last {@value #STORES} stores are kept open, with their manifests, footers and the decoded chunks a query
+ * keeps between its operators ({@link ChunkOperator}). Thread-safe.
+ */
+final class OperatorHost implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(OperatorHost.class);
+    private static final int STORES = 4;
+
+    private final ObjectBackend local;
+    private final String name;
+    private final Map<StoreKey, Hosted> stores = new LinkedHashMap<>(8, 0.75f, true);
+    private boolean closed;
+
+    OperatorHost(ObjectBackend local, String name) {
+        this.local = requireNonNull(local, "local is null");
+        this.name = name;
+    }
+
+    /** Runs the request's operator as node {@code self} of its store. */
+    NodeReply run(NodeProtocol.OperateRequest request) {
+        return hosted(request.store(), request.self()).operator().run(request.self(), request.operation());
+    }
+
+    private Hosted hosted(NodeProtocol.Store store, int self) {
+        StoreKey key = new StoreKey(store, self);
+        synchronized (stores) {
+            if (closed) {
+                throw new IllegalStateException(name + " is shutting down");
+            }
+            Hosted hosted = stores.get(key);
+            if (hosted == null) {
+                hosted = open(store, self);
+                stores.put(key, hosted);
+                if (stores.size() > STORES) {
+                    Iterator<Hosted> eldest = stores.values().iterator();
+                    Hosted dropped = eldest.next();
+                    eldest.remove();
+                    dropped.close();
+                }
+            }
+            return hosted;
+        }
+    }
+
+    private Hosted open(NodeProtocol.Store store, int self) {
+        List<ObjectBackend> nodes = new ArrayList<>();
+        List<ObjectBackend> peers = new ArrayList<>();
+        try {
+            for (int i = 0; i < store.nodes().size(); i++) {
+                if (i == self) {
+                    nodes.add(store.prefix().isEmpty() ? local : PrefixedBackend.of(local, store.prefix()));
+                } else {
+                    ObjectBackend peer = new FlightNodeBackend(store.nodes().get(i));
+                    peers.add(peer);
+                    nodes.add(store.prefix().isEmpty() ? peer : PrefixedBackend.of(peer, store.prefix()));
+                }
+            }
+            // The store does not own its nodes: this server's backend is the server's; the peers are closed here.
+            FacBackend fac = FacBackend.create(nodes, FacOptions.fromMap(store.options()), false);
+            LOG.debug("{}: node {} of the FAC store over {}", name, self, store.nodes());
+            return new Hosted(fac, new ChunkOperator(fac, ChunkOperator.DEFAULT_KEEP_BYTES), peers);
+        } catch (RuntimeException e) {
+            peers.forEach(ObjectBackend::close);
+            throw e;
+        }
+    }
+
+    @Override
+    public void close() {
+        synchronized (stores) {
+            closed = true;
+            stores.values().forEach(Hosted::close);
+            stores.clear();
+        }
+    }
+
+    private record StoreKey(NodeProtocol.Store store, int self) {
+    }
+
+    private record Hosted(FacBackend store, ChunkOperator operator, List<ObjectBackend> peers) {
+        void close() {
+            store.close();
+            peers.forEach(ObjectBackend::close);
+        }
+    }
+}

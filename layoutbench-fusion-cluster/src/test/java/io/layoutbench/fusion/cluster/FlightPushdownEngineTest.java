@@ -1,0 +1,61 @@
+package io.layoutbench.fusion.cluster;
+
+import io.layoutbench.api.backend.ObjectBackend;
+import io.layoutbench.backend.memory.MemoryBackend;
+import io.layoutbench.fusion.pushdown.NodeOperators;
+import io.layoutbench.fusion.pushdown.PushdownEngineContract;
+import io.layoutbench.fusion.store.FacBackend;
+
+import java.net.URI;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The {@link PushdownEngineContract} on nine storage-node servers over Arrow Flight, on loopback ports in this JVM
+ * ({@link FlightNodeOperators}): every operator runs on the server holding its chunk, and a node down is a server
+ * stopped, whose operators a stand-in runs on chunks it rebuilds. Every query is compared with DuckDB, with all nodes
+ * up and with nodes 0, 4 and 8 stopped.
+ */
+class FlightPushdownEngineTest extends PushdownEngineContract {
+
+    /** The nodes' objects, which outlive their servers as disks outlive their processes. */
+    private final List<ObjectBackend> disks = new ArrayList<>();
+    private final List<StorageNodeServer> servers = new ArrayList<>();
+    private final List<ObjectBackend> clients = new ArrayList<>();
+    private final int[] ports = new int[9];
+
+    @Override
+    protected List<? extends ObjectBackend> startNodes(Path dir) {
+        for (int i = 0; i < 9; i++) {
+            disks.add(new MemoryBackend());
+            servers.add(StorageNodeServer.start(disks.get(i), StorageNodeServer.Options.defaults()));
+            ports[i] = servers.get(i).port();
+            clients.add(new FlightNodeBackend(servers.get(i).uri()));
+        }
+        return clients;
+    }
+
+    @Override
+    protected NodeOperators operators(FacBackend store) {
+        List<URI> nodes = servers.stream().map(StorageNodeServer::uri).toList();
+        return FlightNodeOperators.open(nodes, "", store.options());
+    }
+
+    @Override
+    protected void down(int node) {
+        servers.get(node).close();
+    }
+
+    @Override
+    protected void up(int node) {
+        servers.set(node, Restarts.startOn(disks.get(node), ports[node]));
+    }
+
+    @Override
+    protected void stopNodes() {
+        clients.forEach(ObjectBackend::close);
+        servers.forEach(StorageNodeServer::close);
+        disks.forEach(ObjectBackend::close);
+    }
+}
