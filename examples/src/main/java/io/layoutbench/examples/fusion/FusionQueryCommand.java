@@ -61,7 +61,8 @@ import picocli.CommandLine.Spec;
                 + "(SUM(l_extendedprice * (1 - l_discount))); no AS aliases. WHERE: comparisons, x BETWEEN a AND b, "
                 + "IN, LIKE, AND, OR, NOT; dates as ISO strings (l_shipdate <= '1998-09-02'; no DATE '...', no "
                 + "INTERVAL). DECIMAL values print exactly.",
-            "Prints the rows, then on standard error the rows, bytes moved, plan and time."})
+            "Prints the rows, then on standard error the rows, bytes moved, plan and time, and the bytes each node's link"
+                + " carried."})
 final class FusionQueryCommand implements Callable<Integer> {
 
     @Spec
@@ -138,6 +139,12 @@ final class FusionQueryCommand implements Callable<Integer> {
                 + "%d RPCs; %s plan, %d degraded chunks; %.0f ms%n", result.rows().rowCount(),
                 report.networkBytes(), report.bytesToCoordinator(), report.bytesToNodes(), report.bytesBetweenNodes(),
                 report.rpcs(), report.plan().kind().label(), report.degradedChunks(), millis);
+        StringBuilder links = new StringBuilder("bytes each node's link carried:");
+        for (int node = 0; node < report.bytesPerNode().size(); node++) {
+            links.append(node == 0 ? " " : ", ").append("node ").append(node).append(' ')
+                    .append(report.bytesPerNode().get(node));
+        }
+        err.println(links);
         err.flush();
         return 0;
     }

@@ -17,6 +17,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.Semaphore;
+import java.util.function.Consumer;
 import java.util.function.Predicate;
 import java.util.stream.Stream;
 
@@ -38,9 +39,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The Flight side of a {@link StorageNodeServer}: answers reads, puts, sizes, listings and deletes of its
- * {@link ObjectBackend} as {@link NodeProtocol} describes.
+ * {@link ObjectBackend} as {@link NodeProtocol} describes, and runs chunk operators ({@link OperatorHost}).
  *
- * <p>A read streams on a thread of its own, not on the one gRPC called {@link #getStream} on: it waits for the client
+ * <p>A read (and an operator's reply) streams on a thread of its own, not on the one gRPC called {@link #getStream} on: it waits for the client
  * to take each batch ({@link BackpressureStrategy}), and gRPC delivers that signal through the call's executor, which
  * the calling thread holds until it returns. The backend is read one chunk ahead of what is sent. Puts are spooled
  * ({@link PutSpool}) and written once the client ended its stream with every byte it announced.
@@ -93,11 +94,16 @@ final class NodeProducer extends NoOpFlightProducer {
             listener.error(NodeErrors.toFlight(e));
             return;
         }
+        onStreamThread(listener, backpressure -> streamRead(request, listener, backpressure));
+    }
+
+    /** Runs {@code stream} on a thread of its own, with the call's backpressure: see the class comment for why. */
+    private void onStreamThread(ServerStreamListener listener, Consumer<BackpressureStrategy> stream) {
         BackpressureStrategy.CallbackBackpressureStrategy backpressure =
                 new BackpressureStrategy.CallbackBackpressureStrategy();
         backpressure.register(listener);
         try {
-            streams.execute(() -> streamRead(request, listener, backpressure));
+            streams.execute(() -> stream.accept(backpressure));
         } catch (RejectedExecutionException e) {
             listener.error(CallStatus.UNAVAILABLE.withDescription(name + " is shutting down").toRuntimeException());
         }
@@ -226,28 +232,21 @@ final class NodeProducer extends NoOpFlightProducer {
             listener.error(NodeErrors.toFlight(e));
             return;
         }
-        BackpressureStrategy.CallbackBackpressureStrategy backpressure =
-                new BackpressureStrategy.CallbackBackpressureStrategy();
-        backpressure.register(listener);
-        try {
-            streams.execute(() -> {
-                try {
-                    ByteBuffer reply = ByteBuffer.wrap(operators.run(request).encode());
-                    try (VectorSchemaRoot root = VectorSchemaRoot.create(NodeProtocol.schema(reply.remaining()),
-                            allocator)) {
-                        listener.start(root);
-                        if (sendAll(root, listener, backpressure, reply)) {
-                            listener.completed();
-                        }
+        onStreamThread(listener, backpressure -> {
+            try {
+                ByteBuffer reply = ByteBuffer.wrap(operators.run(request).encode());
+                try (VectorSchemaRoot root = VectorSchemaRoot.create(NodeProtocol.schema(reply.remaining()),
+                        allocator)) {
+                    listener.start(root);
+                    if (sendAll(root, listener, backpressure, reply)) {
+                        listener.completed();
                     }
-                } catch (RuntimeException e) {
-                    LOG.debug("{}: {} failed", name, request.operation(), e);
-                    listener.error(NodeErrors.toFlight(e));
                 }
-            });
-        } catch (RejectedExecutionException e) {
-            listener.error(CallStatus.UNAVAILABLE.withDescription(name + " is shutting down").toRuntimeException());
-        }
+            } catch (RuntimeException e) {
+                LOG.debug("{}: {} failed", name, request.operation(), e);
+                listener.error(NodeErrors.toFlight(e));
+            }
+        });
     }
 
     /** A read's total length, first offset, and its bytes when they were read at once (null when in chunks). */

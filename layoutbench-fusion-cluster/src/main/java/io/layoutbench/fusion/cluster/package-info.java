@@ -6,7 +6,9 @@
  * unchanged. {@link io.layoutbench.fusion.cluster.StorageNodeMain} runs a node as a process of its own,
  * {@link io.layoutbench.fusion.cluster.NodeProcess} and {@link io.layoutbench.fusion.cluster.LocalCluster} start and
  * stop such processes, and {@link io.layoutbench.fusion.cluster.ClusterFile} records them ({@code layoutbench fusion
- * cluster start}). Pushdown on the nodes and a coordinator process come later (docs/FUSION.md).
+ * cluster start}). Pushdown runs on the nodes: {@link io.layoutbench.fusion.cluster.FlightNodeOperators} sends each
+ * of a query's operators to the server holding its chunk, which runs it on its blocks (a stand-in rebuilding the chunk
+ * when that server is down), so the process that queries is the coordinator, a Flight client (docs/FUSION.md).
  *
  * <pre>{@code
  * List<StorageNodeServer> servers = new ArrayList<>();

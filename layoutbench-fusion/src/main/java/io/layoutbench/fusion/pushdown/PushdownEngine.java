@@ -149,6 +149,8 @@ public final class PushdownEngine {
         private final String queryId = UUID.randomUUID().toString();
         /** Columns read after the filter stage: a node filtering one keeps the decoded chunk for them. */
         private final Set<String> laterColumns = new HashSet<>();
+        /** Per node, the bytes its link carried. */
+        private final long[] linkBytes = new long[nodeCount];
         private FacManifest manifest;
         private ObjectColumns columns;
         private QueryPlan plan;
@@ -226,7 +228,8 @@ public final class PushdownEngine {
             latencyNanos += System.nanoTime() - start;
             workNanos += System.nanoTime() - start;
             PushdownReport report = new PushdownReport(mode, plan, rowGroups.size(), pruned, toCoordinator, toNodes,
-                    betweenNodes, rpcs, Duration.ofNanos(latencyNanos), workNanos, degraded, decisions);
+                    betweenNodes, rpcs, Duration.ofNanos(latencyNanos), workNanos, degraded, decisions,
+                    Arrays.stream(linkBytes).boxed().toList());
             LOG.debug("{} on {} ({}): {} rows, {} bytes moved, {} ms modelled", query, key, mode,
                     result.table().rowCount(), report.networkBytes(), report.latency().toMillis());
             return new PushdownResult(query, query.items().stream().map(SelectItem::label).toList(), result.table(),
@@ -1058,6 +1061,7 @@ public final class PushdownEngine {
                 fromNodes += stage.out[n];
                 toNodesNow += stage.in[n];
                 betweenNodes += stage.remoteIn[n];
+                linkBytes[n] += stage.in[n] + stage.out[n] + stage.remoteIn[n];
                 workNanos += stage.busy[n];
             }
             long coordinatorLink = network.transferNanos(fromNodes + stage.coordinatorIn)

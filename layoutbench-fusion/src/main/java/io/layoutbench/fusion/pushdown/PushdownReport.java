@@ -26,16 +26,19 @@ import java.util.List;
  * @param workNanos          measured work of nodes and coordinator (decoding, filtering, projecting), summed
  * @param degradedChunks     chunks rebuilt from other blocks because their node was down
  * @param decisions          per chunk: what was pushed down and what was fetched
+ * @param bytesPerNode       per node, the bytes its link carried: operations sent to it, what it returned (results,
+ *                           chunks fetched from it) and the pieces and blocks it read from other nodes
  */
 public record PushdownReport(PushdownMode mode, QueryPlan plan, int rowGroups, int rowGroupsPruned,
         long bytesToCoordinator, long bytesToNodes, long bytesBetweenNodes, long rpcs, Duration latency, long workNanos,
-        int degradedChunks, List<ChunkDecision> decisions) {
+        int degradedChunks, List<ChunkDecision> decisions, List<Long> bytesPerNode) {
 
     public PushdownReport {
         requireNonNull(mode, "mode is null");
         requireNonNull(plan, "plan is null");
         requireNonNull(latency, "latency is null");
         decisions = List.copyOf(decisions);
+        bytesPerNode = List.copyOf(bytesPerNode);
     }
 
     /** All bytes that crossed the network. */

@@ -361,6 +361,10 @@ public abstract class PushdownEngineContract {
         assertThat(fused.networkBytes() * 5).isLessThan(assembled.networkBytes());
         assertThat(fused.projectionsPushed()).isEqualTo(5);
         assertThat(assembled.decisions()).noneMatch(ChunkDecision::pushedDown);
+        // Each node's link: what was sent to it and what it returned; only the footer reaches no node's account.
+        assertThat(fused.bytesPerNode()).hasSize(9);
+        long perNode = fused.bytesPerNode().stream().mapToLong(Long::longValue).sum();
+        assertThat(perNode).isPositive().isEqualTo(fused.networkBytes() - footerBytes());
     }
 
     @Test
