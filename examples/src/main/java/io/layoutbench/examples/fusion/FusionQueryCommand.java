@@ -61,8 +61,8 @@ import picocli.CommandLine.Spec;
                 + "(SUM(l_extendedprice * (1 - l_discount))); no AS aliases. WHERE: comparisons, x BETWEEN a AND b, "
                 + "IN, LIKE, AND, OR, NOT; dates as ISO strings (l_shipdate <= '1998-09-02'; no DATE '...', no "
                 + "INTERVAL). DECIMAL values print exactly.",
-            "Prints the rows, then on standard error the rows, bytes moved, plan and time, and the bytes each node's link"
-                + " carried."})
+            "Prints the rows, then on standard error the rows, bytes moved, plan and time, and the bytes each "
+                + "node's link carried."})
 final class FusionQueryCommand implements Callable<Integer> {
 
     @Spec

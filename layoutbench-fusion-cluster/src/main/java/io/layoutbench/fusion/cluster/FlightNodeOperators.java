@@ -32,10 +32,11 @@ import org.slf4j.LoggerFactory;
  * <p><b>Nodes down.</b> An operator whose node cannot be reached (connection refused, or no answer within the call
  * deadline, after the client's retries) is sent to the next node that answers, which rebuilds the chunk from k blocks
  * of its stripe (degraded pushdown); with more than n - k blocks of a stripe lost the query fails with the stand-in's
- * {@code StripeUnavailableException}, naming the stripe and the nodes. A node found unreachable is passed over for
- * the rest of that query ({@link ChunkOperation#queryId()}), so its later operators go to a stand-in at once rather
- * than each waiting for its own failed attempts; the next query tries it again (a restarted node serves again). A
- * node that answers but cannot read the chunk rebuilds it itself. Other failures (a malformed request, a decoding error) fail the query at once.
+ * {@code StripeUnavailableException}, naming the stripe and the nodes. A node found unreachable is passed over for the
+ * rest of that query ({@link ChunkOperation#queryId()}), so its later operators go to a stand-in at once rather than
+ * each waiting for its own failed attempts; the next query tries it again (a restarted node serves again). A node that
+ * answers but cannot read the chunk rebuilds it itself. Other failures (a malformed request, a decoding error) fail the
+ * query at once.
  *
  * <p>The nodes must be given in the store's order (node i of every manifest is element i), with the prefix the
  * store's blocks have on them and the store's options. Thread-safe.

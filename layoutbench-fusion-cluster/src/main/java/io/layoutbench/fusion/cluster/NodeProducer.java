@@ -41,10 +41,10 @@ import org.slf4j.LoggerFactory;
  * The Flight side of a {@link StorageNodeServer}: answers reads, puts, sizes, listings and deletes of its
  * {@link ObjectBackend} as {@link NodeProtocol} describes, and runs chunk operators ({@link OperatorHost}).
  *
- * <p>A read (and an operator's reply) streams on a thread of its own, not on the one gRPC called {@link #getStream} on: it waits for the client
- * to take each batch ({@link BackpressureStrategy}), and gRPC delivers that signal through the call's executor, which
- * the calling thread holds until it returns. The backend is read one chunk ahead of what is sent. Puts are spooled
- * ({@link PutSpool}) and written once the client ended its stream with every byte it announced.
+ * <p>A read (and an operator's reply) streams on a thread of its own, not on the one gRPC called {@link #getStream} on:
+ * it waits for the client to take each batch ({@link BackpressureStrategy}), and gRPC delivers that signal through the
+ * call's executor, which the calling thread holds until it returns. The backend is read one chunk ahead of what is
+ * sent. Puts are spooled ({@link PutSpool}) and written once the client ended its stream with every byte it announced.
  */
 final class NodeProducer extends NoOpFlightProducer {
 

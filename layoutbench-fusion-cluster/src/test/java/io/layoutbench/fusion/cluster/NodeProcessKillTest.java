@@ -49,13 +49,13 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Fusion's query engine over nine storage nodes that are separate processes on 127.0.0.1, its operators running on
- * the node processes ({@link FlightNodeOperators}), one of them SIGKILLed during a query: a node process is killed
- * when the query's third operator is sent to it (a test decorator on the coordinator's side, so the moment is
- * deterministic), the operator goes to a stand-in that rebuilds the chunk, and the query still returns exactly the
- * rows it returns with every node up; so does a query whose fifth block read reaches a node killed then. With four nodes killed (RS(9,6) tolerates three) the
- * query fails naming the stripe and the nodes; a killed node restarted on its directory and port serves again.
- * No sleeps: the processes are waited for by their ready lines and their exits.
+ * Fusion's query engine over nine storage nodes that are separate processes on 127.0.0.1, its operators running on the
+ * node processes ({@link FlightNodeOperators}), one of them SIGKILLed during a query: a node process is killed when the
+ * query's third operator is sent to it (a test decorator on the coordinator's side, so the moment is deterministic),
+ * the operator goes to a stand-in that rebuilds the chunk, and the query still returns exactly the rows it returns with
+ * every node up; so does a query whose fifth block read reaches a node killed then. With four nodes killed (RS(9,6)
+ * tolerates three) the query fails naming the stripe and the nodes; a killed node restarted on its directory and port
+ * serves again. No sleeps: the processes are waited for by their ready lines and their exits.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)

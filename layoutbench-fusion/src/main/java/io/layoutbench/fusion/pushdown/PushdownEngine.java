@@ -82,13 +82,13 @@ import org.slf4j.LoggerFactory;
  * chunk it needs is fetched whole and evaluated here, as the baseline does but from FAC blocks.
  *
  * <p>The operators pushed down run where its {@link NodeOperators} runs them: in this process one at a time, timed
- * ({@link LocalNodeOperators}, the default), or on storage-node servers ({@code FlightNodeOperators}). Each is a
- * {@link ChunkOperation} that a {@link ChunkOperator} runs on the node holding the chunk. A stage sends all its
- * operators before it reads any reply, so remote nodes work side by side. The reported latency is a model either
- * way, the network being the {@link ClusterModel}: each stage takes the slowest node's work (as the nodes measured
- * it) and transfers, or the coordinator link's transfers if longer, plus one RPC, plus the coordinator's own work. Every byte between nodes and coordinator is counted in the
- * {@link PushdownReport}. In {@link PushdownMode#BASELINE} the coordinator fetches every chunk it needs and
- * evaluates everything itself, as MinIO or Ceph with a Parquet-aware client would.
+ * ({@link LocalNodeOperators}, the default), or on storage-node servers ({@code FlightNodeOperators}). Each is a {@link
+ * ChunkOperation} that a {@link ChunkOperator} runs on the node holding the chunk. A stage sends all its operators
+ * before it reads any reply, so remote nodes work side by side. The reported latency is a model either way, the network
+ * being the {@link ClusterModel}: each stage takes the slowest node's work (as the nodes measured it) and transfers, or
+ * the coordinator link's transfers if longer, plus one RPC, plus the coordinator's own work. Every byte between nodes
+ * and coordinator is counted in the {@link PushdownReport}. In {@link PushdownMode#BASELINE} the coordinator fetches
+ * every chunk it needs and evaluates everything itself, as MinIO or Ceph with a Parquet-aware client would.
  *
  * <pre>{@code
  * try (FacBackend store = FacBackend.create(nodes, FacOptions.defaults(), true)) {
@@ -819,7 +819,8 @@ public final class PushdownEngine {
                         continue;   // its values are here, or the plan fetches its chunk: aggregated here
                     }
                     selection = selection != null ? selection : serialized(rows);
-                    ByteBuffer ids = query.isGrouped() ? GroupKeys.packIds(local.ids(), groups) : ByteBuffer.allocate(0);
+                    ByteBuffer ids = query.isGrouped() ? GroupKeys.packIds(local.ids(), groups)
+                            : ByteBuffer.allocate(0);
                     aggregates.put(column, send(group, column, ChunkOperation.aggregate(queryId, key,
                             manifest.generation(), group.index(), column, selection, ids, groups), selectivity));
                 }
