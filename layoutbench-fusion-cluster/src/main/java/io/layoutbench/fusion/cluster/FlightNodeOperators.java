@@ -20,6 +20,9 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 
+import org.apache.arrow.flight.CallStatus;
+import org.apache.arrow.flight.FlightRuntimeException;
+import org.apache.arrow.flight.FlightStatusCode;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -42,8 +45,10 @@ import org.slf4j.LoggerFactory;
  * store's blocks have on them and the store's options. Thread-safe.
  *
  * <pre>{@code
- * try (FlightNodeOperators operators = FlightNodeOperators.open(cluster.nodes(), "", FacOptions.defaults());
- *      FacBackend store = FacBackend.create(nodes, FacOptions.defaults(), true)) {
+ * List<URI> nodes = cluster.uris().stream().map(URI::create).toList();   // a ClusterFile's nodes, in order
+ * try (FlightNodeOperators operators = FlightNodeOperators.open(nodes, "", FacOptions.defaults());
+ *      FacBackend store = FacBackend.create(nodes.stream().map(u -> ObjectBackends.open(u.toString())).toList(),
+ *              FacOptions.defaults(), true)) {
  *     PushdownResult r = new PushdownEngine(store, ClusterModel.paper(), operators)
  *             .execute("lineitem.parquet", "SELECT COUNT(*) FROM lineitem WHERE l_quantity < 2", PushdownMode.FUSION);
  * }
@@ -108,17 +113,20 @@ public final class FlightNodeOperators implements NodeOperators {
         if (node < 0 || node >= clients.size()) {
             throw new IllegalArgumentException("No node " + node + " among " + clients.size());
         }
-        Set<Integer> passOver = unreachable(operation.queryId());
-        int first = 0;
-        while (first + 1 < clients.size() && passOver.contains((node + first) % clients.size())) {
-            first++;
-        }
-        return attempt(node, first, operation);
+        return attempt(node, 0, operation);
     }
 
-    /** Sends {@code operation} to the {@code tried}-th node after {@code home}; past an unreachable one, the next. */
+    /**
+     * Sends {@code operation} to the first node from the {@code tried}-th after {@code home} on that is not passed
+     * over in its query; past an unreachable one, the next. Every node passed over: the last one is tried anyway.
+     */
     private CompletableFuture<NodeReply> attempt(int home, int tried, ChunkOperation operation) {
+        Set<Integer> passOver = unreachable(operation.queryId());
+        while (tried + 1 < clients.size() && passOver.contains((home + tried) % clients.size())) {
+            tried++;
+        }
         int node = (home + tried) % clients.size();
+        int next = tried + 1;
         String what = operation + " on node " + node + " (" + store.nodes().get(node) + ")";
         CompletableFuture<NodeReply> reply;
         try {
@@ -129,14 +137,39 @@ public final class FlightNodeOperators implements NodeOperators {
         }
         return reply.exceptionallyCompose(error -> {
             Throwable cause = Retrier.unwrap(error);
-            if (cause instanceof TransientStorageException && tried + 1 < clients.size()) {
-                unreachable(operation.queryId()).add(node);
-                LOG.debug("{} failed, node {} stands in: {}", what, (home + tried + 1) % clients.size(),
-                        cause.getMessage());
-                return attempt(home, tried + 1, operation);
+            if (isUnreachable(cause) && next < clients.size()) {
+                passOver.add(node);
+                LOG.debug("{} failed, the next node stands in: {}", what, cause.getMessage());
+                return attempt(home, next, operation);
             }
             return CompletableFuture.failedFuture(cause);
         });
+    }
+
+    /**
+     * Whether {@code failure} says the node could not be reached: refused, gone, or silent past the call's deadline
+     * (after the client's retries). A node that answered that its own storage is throttled or failed transiently is
+     * up: its operator fails rather than moving the load to another node.
+     */
+    private static boolean isUnreachable(Throwable failure) {
+        if (!(failure instanceof TransientStorageException transientFailure) || transientFailure.isThrottled()) {
+            return false;
+        }
+        for (Throwable t = failure; t != null; t = t.getCause()) {
+            if (t instanceof FlightRuntimeException flight) {
+                CallStatus status = flight.status();
+                return status.code() == FlightStatusCode.TIMED_OUT || status.code() == FlightStatusCode.UNAVAILABLE
+                        && (status.metadata() == null || !status.metadata().containsKey(NodeProtocol.BACKEND_FAULT));
+            }
+        }
+        return true;   // failed before a call was made (the connection)
+    }
+
+    @Override
+    public void finish(String queryId) {
+        synchronized (unreachable) {
+            unreachable.remove(queryId);
+        }
     }
 
     /** The nodes found unreachable during query {@code queryId}. */
@@ -150,11 +183,6 @@ public final class FlightNodeOperators implements NodeOperators {
             }
             return nodes;
         }
-    }
-
-    @Override
-    public boolean remote() {
-        return true;
     }
 
     @Override

@@ -107,7 +107,7 @@ final class NodeErrors {
         String message = what + ": " + why;
         if (status.metadata() != null && status.metadata().containsKey(NodeProtocol.STRIPE_UNAVAILABLE)) {
             StripeUnavailableException lost = stripeUnavailable(status.metadata().get(NodeProtocol.STRIPE_UNAVAILABLE),
-                    why);
+                    message);
             if (lost != null) {
                 lost.initCause(error);
                 return lost;

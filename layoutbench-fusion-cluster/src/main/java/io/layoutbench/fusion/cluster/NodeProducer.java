@@ -245,6 +245,10 @@ final class NodeProducer extends NoOpFlightProducer {
             } catch (RuntimeException e) {
                 LOG.debug("{}: {} failed", name, request.operation(), e);
                 listener.error(NodeErrors.toFlight(e));
+            } catch (Error e) {   // out of memory, say: the call still ends, with the reason
+                LOG.warn("{}: {} failed", name, request.operation(), e);
+                listener.error(CallStatus.INTERNAL.withDescription(name + ": " + request.operation() + " failed: "
+                        + e).toRuntimeException());
             }
         });
     }
@@ -298,6 +302,12 @@ final class NodeProducer extends NoOpFlightProducer {
             for (int row = 0; row < root.getRowCount(); row++) {
                 if (vector.isNull(row)) {
                     throw new IllegalArgumentException("A put to " + name + " sent a null batch row");
+                }
+                if (vector.getValueLength(row) > NodeProtocol.CHUNK_BYTES) {
+                    // The server takes messages up to an operator ticket's size; a put's batches hold 1 MiB.
+                    throw CallStatus.RESOURCE_EXHAUSTED.withDescription("A put to " + name + " sent a batch of "
+                            + vector.getValueLength(row) + " bytes; a batch holds at most " + NodeProtocol.CHUNK_BYTES)
+                            .toRuntimeException();
                 }
                 spool.write(vector.getDataBuffer(), vector.getStartOffset(row), vector.getValueLength(row));
             }

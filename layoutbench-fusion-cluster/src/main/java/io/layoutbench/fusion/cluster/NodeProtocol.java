@@ -58,8 +58,8 @@ final class NodeProtocol {
     /** Error metadata of an UNAVAILABLE that the node's backend failed transiently (the node itself answered). */
     static final String BACKEND_FAULT = "layoutbench-backend-fault";
     /**
-     * Error metadata of an operator whose chunk could not be rebuilt: the object, stripe, unit and the nodes whose
-     * blocks were lost, one a line (the nodes comma-separated).
+     * Error metadata of an operator whose chunk could not be rebuilt: the object (URL-encoded), stripe, unit and the
+     * nodes whose blocks were lost, separated by {@code ;} (the nodes by commas).
      */
     static final String STRIPE_UNAVAILABLE = "layoutbench-stripe-unavailable";
     /** Schema metadata of a read: how many bytes the batches hold in all. */
@@ -157,11 +157,15 @@ final class NodeProtocol {
             strings.add(utf8(v));
         });
         byte[] operation = request.operation().encode();
-        int length = 1 + 1 + 4 + 4 + 4 + 4 + operation.length;
+        long length = 1 + 1 + 4 + 4 + 4 + 4 + (long) operation.length;
         for (byte[] s : strings) {
             length += 4 + s.length;
         }
-        ByteBuffer out = ByteBuffer.allocate(length).put(OPERATE).put(VERSION).putInt(request.self())
+        if (length > MAX_OPERATOR_TICKET_BYTES) {
+            throw new IllegalArgumentException("The " + request.operation() + " takes " + length + " bytes to send,"
+                    + " more than the " + MAX_OPERATOR_TICKET_BYTES + " a node takes: use smaller row groups");
+        }
+        ByteBuffer out = ByteBuffer.allocate((int) length).put(OPERATE).put(VERSION).putInt(request.self())
                 .putInt(request.store().nodes().size()).putInt(request.store().options().size());
         strings.forEach(s -> putBytes(out, s));
         putBytes(out, operation);

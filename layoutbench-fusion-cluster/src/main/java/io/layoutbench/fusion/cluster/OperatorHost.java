@@ -46,10 +46,19 @@ final class OperatorHost implements AutoCloseable {
 
     /** Runs the request's operator as node {@code self} of its store. */
     NodeReply run(NodeProtocol.OperateRequest request) {
-        return hosted(request.store(), request.self()).operator().run(request.self(), request.operation());
+        Hosted hosted = acquire(request.store(), request.self());
+        try {
+            return hosted.operator().run(request.self(), request.operation());
+        } finally {
+            release(hosted);
+        }
     }
 
-    private Hosted hosted(NodeProtocol.Store store, int self) {
+    /**
+     * The store, opened if needed (no I/O: its clients connect on first use), held for one operator: a store dropped
+     * from the last {@value #STORES} is closed once its last operator ends, not under it.
+     */
+    private Hosted acquire(NodeProtocol.Store store, int self) {
         StoreKey key = new StoreKey(store, self);
         synchronized (stores) {
             if (closed) {
@@ -63,10 +72,23 @@ final class OperatorHost implements AutoCloseable {
                     Iterator<Hosted> eldest = stores.values().iterator();
                     Hosted dropped = eldest.next();
                     eldest.remove();
-                    dropped.close();
+                    dropped.dropped = true;
+                    if (dropped.users == 0) {
+                        dropped.close();
+                    }
                 }
             }
+            hosted.users++;
             return hosted;
+        }
+    }
+
+    private void release(Hosted hosted) {
+        synchronized (stores) {
+            hosted.users--;
+            if (hosted.dropped && hosted.users == 0) {
+                hosted.close();
+            }
         }
     }
 
@@ -97,6 +119,7 @@ final class OperatorHost implements AutoCloseable {
     public void close() {
         synchronized (stores) {
             closed = true;
+            // The server closes this once its calls ended, so no operator holds a store now.
             stores.values().forEach(Hosted::close);
             stores.clear();
         }
@@ -105,7 +128,24 @@ final class OperatorHost implements AutoCloseable {
     private record StoreKey(NodeProtocol.Store store, int self) {
     }
 
-    private record Hosted(FacBackend store, ChunkOperator operator, List<ObjectBackend> peers) {
+    /** A store open on this node; its counts are guarded by the stores' lock. */
+    private static final class Hosted {
+        private final FacBackend store;
+        private final ChunkOperator operator;
+        private final List<ObjectBackend> peers;
+        private int users;
+        private boolean dropped;
+
+        Hosted(FacBackend store, ChunkOperator operator, List<ObjectBackend> peers) {
+            this.store = store;
+            this.operator = operator;
+            this.peers = peers;
+        }
+
+        ChunkOperator operator() {
+            return operator;
+        }
+
         void close() {
             store.close();
             peers.forEach(ObjectBackend::close);

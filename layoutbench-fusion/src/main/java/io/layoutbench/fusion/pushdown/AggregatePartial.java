@@ -19,8 +19,11 @@ import org.roaringbitmap.RoaringBitmap;
  */
 final class AggregatePartial {
 
-    /** Bytes a partial of numbers takes on the wire at least: count, sum, minimum and maximum of 8 bytes each. */
-    static final int WIRE_BYTES = 32;
+    /**
+     * Bytes a partial of numbers takes on the wire ({@link #encode}): count, double and 64-bit sums of 8 bytes each,
+     * 4 for what the sum carried (none), and the minimum and maximum of a type byte and 8 bytes each.
+     */
+    static final int WIRE_BYTES = 46;
 
     private static final byte NONE = 0;
     private static final byte LONG = 1;

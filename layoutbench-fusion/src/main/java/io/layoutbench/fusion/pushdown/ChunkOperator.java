@@ -3,6 +3,7 @@ package io.layoutbench.fusion.pushdown;
 import static java.util.Objects.requireNonNull;
 
 import io.layoutbench.api.backend.ByteRange;
+import io.layoutbench.api.backend.ObjectBackend;
 import io.layoutbench.api.backend.StorageException;
 import io.layoutbench.api.dataset.ColumnVector;
 import io.layoutbench.api.predicate.BoundQuery;
@@ -38,12 +39,15 @@ import org.roaringbitmap.RoaringBitmap;
  *   <li>A chunk decoded for an operation marked {@code keep} is kept for the next operation on it in the same query,
  *       which takes it; kept chunks are bounded by a byte budget, the least recently kept dropped first (a query
  *       that stopped early leaves its chunks to be dropped so).
- *   <li>An operation planned with another generation than the node reads fails, naming both: the object was
- *       replaced during the query.
+ *   <li>An operation planned with another generation than the store holds when the node first meets it fails, naming
+ *       both: the object was replaced during the query. Chunks are read from the blocks of the generation planned
+ *       with ({@link FacBackend#readRangeAsync(FacManifest, ByteRange)}), never from another writer's.
  * </ul>
  *
- * <p>Thread-safe. Chunk reads of one operator are serialized, so that each reports exactly what it read from other
- * nodes (the store's statistics are counted around it); decoding and evaluation run in parallel.
+ * <p>Thread-safe. The chunk reads of one operator are serialized (its manifest and footer reads too), so that each
+ * reports exactly what it read from other nodes (the store's statistics are counted around it); decoding and
+ * evaluation run in parallel. The work time a reply reports is the operator's own read, decode and evaluation, not
+ * the time it waited for another's read.
  *
  * <pre>{@code
  * ChunkOperator operator = new ChunkOperator(store, ChunkOperator.DEFAULT_KEEP_BYTES);
@@ -85,7 +89,6 @@ public final class ChunkOperator {
     public NodeReply run(int node, ChunkOperation operation) {
         requireNonNull(operation, "operation is null");
         ObjectState object = object(operation.key(), operation.generation());
-        long start = System.nanoTime();
         int groupCount = object.columns().footer().rowGroups().size();
         if (operation.rowGroup() >= groupCount) {
             throw new IllegalArgumentException("No row group " + operation.rowGroup() + " in " + operation.key()
@@ -94,6 +97,7 @@ public final class ChunkOperator {
         RowGroupInfo group = object.columns().footer().rowGroup(operation.rowGroup());
         ColumnChunkInfo chunk = group.column(operation.column());
         Decoded decoded = decoded(node, operation, object, group, chunk);
+        long start = System.nanoTime();
         boolean narrow = object.columns().footer().column(operation.column()).physicalType()
                 == PrimitiveTypeName.INT32;
         ByteBuffer body = switch (operation.kind()) {
@@ -102,7 +106,8 @@ public final class ChunkOperator {
             case GROUP_KEYS -> GroupKeys.encode(decoded.values(), rows(operation), narrow);
             case AGGREGATE -> aggregate(operation, decoded.values());
         };
-        return new NodeReply(node, body, System.nanoTime() - start, decoded.fromOtherNodes(), decoded.degraded());
+        return new NodeReply(node, body, decoded.nanos() + System.nanoTime() - start, decoded.fromOtherNodes(),
+                decoded.degraded());
     }
 
     private static ByteBuffer filter(ObjectColumns columns, ChunkOperation operation, ColumnVector values,
@@ -118,8 +123,17 @@ public final class ChunkOperator {
 
     private static ByteBuffer aggregate(ChunkOperation operation, ColumnVector values) {
         RoaringBitmap rows = rows(operation);
-        int[] ids = operation.groupIds().hasRemaining() ? GroupKeys.unpackIds(operation.groupIds())
-                : new int[rows.getCardinality()];
+        int selected = rows.getCardinality();
+        if (operation.groups() > Math.max(1, selected)) {
+            throw new IllegalArgumentException(operation + " announces " + operation.groups() + " groups for "
+                    + selected + " selected rows");
+        }
+        ByteBuffer packed = operation.groupIds();
+        if (packed.hasRemaining() && (packed.remaining() < 4 || packed.getInt(packed.position()) != selected)) {
+            throw new IllegalArgumentException(operation + " sends group ids that are not one per selected row ("
+                    + selected + ")");
+        }
+        int[] ids = packed.hasRemaining() ? GroupKeys.unpackIds(packed) : new int[selected];
         if (ids.length != rows.getCardinality()) {
             throw new IllegalArgumentException(operation + " sends " + ids.length + " group ids for "
                     + rows.getCardinality() + " selected rows");
@@ -154,26 +168,43 @@ public final class ChunkOperator {
             if (values != null) {
                 keptBytes -= values.estimatedBytes();
                 keep(operation, id, values);
-                return new Decoded(values, 0, false);
+                return new Decoded(values, 0, false, 0);
             }
         }
         ByteRange range = chunk.byteRange();
         ByteBuffer bytes;
         long fromOthers;
         boolean degraded;
+        long start;
         synchronized (reads) {
+            start = System.nanoTime();
             FacStatistics before = store.statistics();
-            bytes = store.readRange(operation.key(), range);
+            bytes = ObjectBackend.await(store.readRangeAsync(object.manifest(), range));
             FacStatistics after = store.statistics();
             degraded = after.degradedReads() > before.degradedReads();
             fromOthers = degraded ? after.bytesFromNodes() - before.bytesFromNodes()
                     : range.length() - held(object.manifest(), range, node);
         }
         ColumnVector values = object.columns().decode(group.index(), operation.column(), bytes);
+        long nanos = System.nanoTime() - start;
         synchronized (kept) {
             keep(operation, id, values);
         }
-        return new Decoded(values, fromOthers, degraded);
+        return new Decoded(values, fromOthers, degraded, nanos);
+    }
+
+    /** Drops what {@code queryId}'s operators kept: the query ended. */
+    public void release(String queryId) {
+        String prefix = queryId + "\u0000";
+        synchronized (kept) {
+            for (Iterator<Map.Entry<String, ColumnVector>> it = kept.entrySet().iterator(); it.hasNext(); ) {
+                Map.Entry<String, ColumnVector> entry = it.next();
+                if (entry.getKey().startsWith(prefix)) {
+                    keptBytes -= entry.getValue().estimatedBytes();
+                    it.remove();
+                }
+            }
+        }
     }
 
     private void keep(ChunkOperation operation, String id, ColumnVector values) {
@@ -210,17 +241,20 @@ public final class ChunkOperator {
                 return known;
             }
         }
-        FacManifest manifest = store.manifest(key);   // also refreshes the store's cached manifest
-        if (!manifest.generation().equals(generation)) {
-            throw new StorageException("The query planned with generation " + generation + " of " + key
-                    + ", but the store holds generation " + manifest.generation() + ": the object was replaced");
-        }
+        FacManifest manifest;
         ParquetObject parquet;
-        try {
-            parquet = ParquetObject.open(new BackendInputFile(store, key, manifest.objectSize(),
-                    FetchOptions.defaults().withTailSize(PushdownEngine.footerTail(manifest))));
-        } catch (UncheckedIOException e) {
-            throw new StorageException("Cannot read the footer of " + key + ": " + e.getMessage(), e);
+        synchronized (reads) {   // not inside a chunk read's statistics
+            manifest = store.manifest(key);
+            if (!manifest.generation().equals(generation)) {
+                throw new StorageException("The query planned with generation " + generation + " of " + key
+                        + ", but the store holds generation " + manifest.generation() + ": the object was replaced");
+            }
+            try {
+                parquet = ParquetObject.open(new BackendInputFile(store, key, manifest.objectSize(),
+                        FetchOptions.defaults().withTailSize(PushdownEngine.footerTail(manifest))));
+            } catch (UncheckedIOException e) {
+                throw new StorageException("Cannot read the footer of " + key + ": " + e.getMessage(), e);
+            }
         }
         ObjectState state = new ObjectState(manifest, new ObjectColumns(parquet.footer()));
         synchronized (objects) {
@@ -237,6 +271,7 @@ public final class ChunkOperator {
     private record ObjectState(FacManifest manifest, ObjectColumns columns) {
     }
 
-    private record Decoded(ColumnVector values, long fromOtherNodes, boolean degraded) {
+    /** A chunk decoded; {@code nanos} is what reading and decoding it took (0 when it was kept). */
+    private record Decoded(ColumnVector values, long fromOtherNodes, boolean degraded, long nanos) {
     }
 }

@@ -39,4 +39,9 @@ public final class LocalNodeOperators implements NodeOperators {
             return CompletableFuture.failedFuture(e);
         }
     }
+
+    @Override
+    public void finish(String queryId) {
+        operator.release(queryId);
+    }
 }

@@ -31,11 +31,10 @@ public interface NodeOperators extends AutoCloseable {
     CompletableFuture<NodeReply> run(int node, ChunkOperation operation);
 
     /**
-     * Whether the operators run in other processes, side by side: the engine then reports the nodes' own times as
-     * they were measured there, and its modelled latency stays a model.
+     * Query {@code queryId} ended (answered or failed): what its operators left on the nodes, such as decoded chunks
+     * kept for an operator the plan then did not send, may go. The engine calls it once per query.
      */
-    default boolean remote() {
-        return false;
+    default void finish(String queryId) {
     }
 
     @Override

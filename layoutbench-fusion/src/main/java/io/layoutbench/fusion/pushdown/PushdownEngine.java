@@ -3,6 +3,7 @@ package io.layoutbench.fusion.pushdown;
 import static java.util.Objects.requireNonNull;
 
 import io.layoutbench.api.backend.ByteRange;
+import io.layoutbench.api.backend.ObjectBackend;
 import io.layoutbench.api.dataset.Column;
 import io.layoutbench.api.dataset.ColumnType;
 import io.layoutbench.api.dataset.ColumnVector;
@@ -68,7 +69,7 @@ import org.slf4j.LoggerFactory;
  * evaluated here on chunks fetched compressed. The bitmaps are ANDed: the selectivity is now exact. <b>Project</b>:
  * per selected row group and projected column, the projection is pushed down (the node returns the selected values,
  * uncompressed) when the {@link CostEquation} holds, else the chunk is fetched compressed and projected here.
- * With the pushdown plan, aggregates of a column are pushed down: a node returns a 32-byte partial. <b>GROUP BY</b>
+ * With the pushdown plan, aggregates of a column are pushed down: a node returns a partial of 46 bytes. <b>GROUP BY</b>
  * adds a key round between the two: the node holding each key chunk returns the distinct keys of the selected rows
  * and a bit-packed id per row (or the chunk is fetched when it is smaller), the coordinator numbers the groups and
  * sends each node that aggregates the rows' group ids with the bitmap, and the node returns a partial per group.
@@ -136,7 +137,12 @@ public final class PushdownEngine {
      */
     public PushdownResult execute(String key, String sql, PushdownMode mode) {
         requireNonNull(mode, "mode is null");
-        return new Run(key, mode).execute(sql);
+        Run run = new Run(key, mode);
+        try {
+            return run.execute(sql);
+        } finally {
+            operators.finish(run.queryId);
+        }
     }
 
     /** The state of one query. */
@@ -584,7 +590,8 @@ public final class PushdownEngine {
 
         private Read readCounted(ByteRange range) {
             FacStatistics before = store.statistics();
-            ByteBuffer bytes = store.readRange(key, range);
+            // The version the plan was made with, whatever another writer puts meanwhile.
+            ByteBuffer bytes = ObjectBackend.await(store.readRangeAsync(manifest, range));
             FacStatistics after = store.statistics();
             boolean rebuilt = after.degradedReads() > before.degradedReads();
             if (rebuilt) {

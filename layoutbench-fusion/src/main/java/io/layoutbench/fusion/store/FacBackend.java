@@ -256,6 +256,39 @@ public final class FacBackend implements ObjectBackend {
     }
 
     /**
+     * {@code range} of the object version {@code manifest} describes, whatever the store holds under its key now: a
+     * reader that planned with one version (a query that read its footer) reads that version's blocks, and fails
+     * rather than mixing in another writer's. Missing or damaged blocks are rebuilt as for any read; once another
+     * writer's put deleted the version's blocks, the read fails with {@link StripeUnavailableException}.
+     *
+     * <pre>{@code
+     * FacManifest version = fac.manifest(key);
+     * ByteBuffer chunk = fac.readRangeAsync(version, ByteRange.of(4, 1 << 20)).join();
+     * }</pre>
+     *
+     * @throws IllegalArgumentException if the range is not within the object
+     */
+    public CompletableFuture<ByteBuffer> readRangeAsync(FacManifest manifest, ByteRange range) {
+        requireNonNull(manifest, "manifest is null");
+        requireNonNull(range, "range is null");
+        nodes.checkOpen();
+        if (!range.fitsIn(manifest.objectSize()) || range.length() > Integer.MAX_VALUE - 8) {
+            throw new IllegalArgumentException("Cannot read " + range + " of " + manifest.key() + " (generation "
+                    + manifest.generation() + ", " + manifest.objectSize() + " bytes) into one buffer");
+        }
+        long start = System.nanoTime();
+        metrics.onRequestStarted(RequestKind.RANGE_GET);
+        return reader.read(manifest, range, units).whenComplete((buffer, error) -> {
+            if (error != null) {
+                metrics.onRequestFailed(RequestKind.RANGE_GET);
+            } else {
+                metrics.onFirstByte(RequestKind.RANGE_GET, System.nanoTime() - start);
+                metrics.onBytesReceived(RequestKind.RANGE_GET, buffer.remaining());
+            }
+        });
+    }
+
+    /**
      * The manifest of {@code key}, read from its replicas now (not from the cache).
      *
      * @throws ObjectNotFoundException if no replica holds it
