@@ -226,8 +226,9 @@ public final class NetworkModel {
 
     /**
      * What a batch of reads is expected to take and, with {@code hedged}, what its hedges cost: {@link #expected}'s
-     * seeded runs, in which, with {@code hedged}, a read not completed {@link HedgeDelay#nanos} after it was
-     * submitted gets one duplicate, a request of its own with its own latency draw, as optimized retrieval sends it.
+     * seeded runs, in which, with {@code hedged}, a read not completed when its hedge delay is up after it was
+     * submitted gets one duplicate (checked as {@link HedgeDelay} says, against the bytes then in flight), a request
+     * of its own with its own latency draw, as optimized retrieval sends it.
      * The first of the two to complete ends the read and the other is {@linkplain #cancel cancelled} (its
      * connection closed, the bytes it received counted). A duplicate holds one of the {@code concurrency} slots
      * while in flight; a hedge that finds every slot taken waits, and goes before the next new read when one frees.
@@ -309,16 +310,16 @@ public final class NetworkModel {
         return Duration.ofNanos(model.nowNanos());
     }
 
-    /** One read of a hedged run: its request, its hedge deadline, and its duplicate once sent. */
+    /** One read of a hedged run: its request, when its hedge is next checked, and its duplicate once sent. */
     private static final class HedgedRead {
         final Transfer original;
-        final long deadline;
+        long nextCheck;
         Transfer duplicate;
         boolean done;
 
-        HedgedRead(Transfer original, long deadline) {
+        HedgedRead(Transfer original, long nextCheck) {
             this.original = original;
-            this.deadline = deadline;
+            this.nextCheck = nextCheck;
         }
     }
 
@@ -327,11 +328,13 @@ public final class NetworkModel {
         if (concurrency < 1) {
             throw new IllegalArgumentException("Prediction concurrency must be >= 1, got " + concurrency);
         }
+        NetworkProfile profile = model.profile();
         Iterator<Long> sizes = requestSizes.iterator();
         Map<Transfer, HedgedRead> reads = new IdentityHashMap<>();
-        // Reads not yet hedged, by deadline (a small read sent after a large one may be due first).
-        PriorityQueue<HedgedRead> pending = new PriorityQueue<>(Comparator.comparingLong((HedgedRead r) -> r.deadline));
-        // Hedges whose deadline passed while every slot was taken, in the order they fell due.
+        // Reads not yet hedged, by when they are next checked (HedgeDelay: a check may put off the next).
+        PriorityQueue<HedgedRead> pending = new PriorityQueue<>(
+                Comparator.comparingLong((HedgedRead r) -> r.nextCheck));
+        // Hedges that fell due while every slot was taken, in the order they fell due.
         ArrayDeque<HedgedRead> due = new ArrayDeque<>();
         long bytesInFlight = 0;
         int inFlight = 0;
@@ -355,7 +358,7 @@ public final class NetworkModel {
                     bytesInFlight += bytes;
                     Transfer transfer = model.submit(bytes);
                     HedgedRead read = new HedgedRead(transfer, plusNanos(model.nowNanos(),
-                            HedgeDelay.nanos(model.profile(), bytes, bytesInFlight)));
+                            HedgeDelay.firstCheckNanos(profile, bytes)));
                     reads.put(transfer, read);
                     pending.add(read);
                     inFlight++;
@@ -369,14 +372,13 @@ public final class NetworkModel {
             while (!pending.isEmpty() && pending.peek().done) {
                 pending.poll();
             }
-            long nextDeadline = pending.isEmpty() ? Long.MAX_VALUE : pending.peek().deadline;
-            long next = Math.min(model.nextEventNanos(), nextDeadline);
-            for (Transfer completed : model.advanceTo(next)) {
+            long nextCheck = pending.isEmpty() ? Long.MAX_VALUE : pending.peek().nextCheck;
+            for (Transfer completed : model.advanceTo(Math.min(model.nextEventNanos(), nextCheck))) {
                 HedgedRead read = reads.remove(completed);
                 bytesInFlight -= completed.bytes();
                 inFlight--;
                 if (read.done) {
-                    // Both legs completed at the same instant: the second is all duplicate bytes.
+                    // Both attempts completed at the same instant: the second is all duplicate bytes.
                     duplicateBytes += completed.bytes();
                     continue;
                 }
@@ -389,10 +391,18 @@ public final class NetworkModel {
                     duplicateBytes += other.receivedBytes();
                 }
             }
-            while (!pending.isEmpty() && pending.peek().deadline <= model.nowNanos()) {
+            while (!pending.isEmpty() && pending.peek().nextCheck <= model.nowNanos()) {
                 HedgedRead read = pending.poll();
-                if (!read.done) {
+                if (read.done) {
+                    continue;
+                }
+                long wait = HedgeDelay.recheckNanos(profile, read.original.bytes(), bytesInFlight,
+                        model.nowNanos() - read.original.submittedNanos());
+                if (wait == 0) {
                     due.add(read);
+                } else if (wait != Long.MAX_VALUE) {
+                    read.nextCheck = plusNanos(model.nowNanos(), wait);
+                    pending.add(read);
                 }
             }
         }

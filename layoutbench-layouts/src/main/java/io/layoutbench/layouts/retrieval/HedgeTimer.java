@@ -6,12 +6,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * When a read's hedge delay is up, runs its hedge. {@link #SHARED} is one daemon thread for every retrieval of the
- * process (a hedge only checks a flag and launches a read, which does not block); tests pass a timer they fire by
- * hand, so nothing waits on the wall clock.
+ * Times hedge checks: a clock, and a way to run a check when its delay is up. {@link #SHARED} is one daemon thread for
+ * every retrieval of the process (a check only looks at a few numbers and may launch a read, which does not block);
+ * tests pass a timer they fire by hand, whose clock moves only when they fire it, so nothing waits on the wall clock.
  *
  * <pre>{@code
- * Future<?> pending = HedgeTimer.SHARED.schedule(44_000_000L, read::hedge);
+ * Future<?> pending = HedgeTimer.SHARED.schedule(44_000_000L, read::check);
  * pending.cancel(false);   // the read completed first
  * }</pre>
  */
@@ -22,8 +22,8 @@ interface HedgeTimer {
         private final ScheduledThreadPoolExecutor executor = executor();
 
         @Override
-        public Future<?> schedule(long delayNanos, Runnable hedge) {
-            return executor.schedule(hedge, delayNanos, TimeUnit.NANOSECONDS);
+        public Future<?> schedule(long delayNanos, Runnable check) {
+            return executor.schedule(check, delayNanos, TimeUnit.NANOSECONDS);
         }
 
         private static ScheduledThreadPoolExecutor executor() {
@@ -38,6 +38,11 @@ interface HedgeTimer {
         }
     };
 
-    /** Runs {@code hedge} once {@code delayNanos} have passed; cancelling the returned future drops it. */
-    Future<?> schedule(long delayNanos, Runnable hedge);
+    /** Runs {@code check} once {@code delayNanos} have passed; cancelling the returned future drops it. */
+    Future<?> schedule(long delayNanos, Runnable check);
+
+    /** The time, in nanoseconds; only differences are meaningful. */
+    default long nanoTime() {
+        return System.nanoTime();
+    }
 }

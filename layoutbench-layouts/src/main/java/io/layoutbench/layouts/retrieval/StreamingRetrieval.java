@@ -50,9 +50,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * loop (no recursion when a read completes at once).
  *
  * <p><b>Hedged reads</b> ({@link QueryOptions#hedgesReads()}: optimized mode, by default). Each request a task sends
- * that has not completed {@link HedgeDelay#nanos} after it was sent (the profile's 75th-percentile first-byte
- * latency plus the time its bytes take, with its share of the link) gets one duplicate: the same request again,
- * with its own latency. The first of the two to complete answers the task; the other is cancelled (the backend
+ * that has not completed when {@link HedgeDelay} says it should have (the profile's 75th-percentile first-byte
+ * latency plus the time its bytes take, with its share of the link; not while the bytes in flight keep the link
+ * busy longer than that latency) gets one duplicate: the same request again, with its own latency. The first of the two to complete answers the task; the other is cancelled (the backend
  * frees what it can: the simulated network its connection and bandwidth) and the bytes it had received still count
  * as transferred. A duplicate is a request in flight: it takes a slot of the window and the byte budget until it
  * completes or is cancelled, and a hedge that finds no slot waits and goes before the next task. Each duplicate is
@@ -482,6 +482,7 @@ public final class StreamingRetrieval implements SampleStream {
         private CompletableFuture<ByteBuffer> first;
         private CompletableFuture<ByteBuffer> duplicate;
         private Future<?> timer;
+        private long sentNanos;
         /** Attempts sent and not ended. */
         private int attemptsRunning;
         /** The first failure other than a cancellation: what the read fails with if no attempt succeeds. */
@@ -495,12 +496,12 @@ public final class StreamingRetrieval implements SampleStream {
         }
 
         CompletableFuture<ByteBuffer> start() {
-            long delay;
+            long delay = HedgeDelay.firstCheckNanos(hedgedNetwork, bytes);
             synchronized (lock) {
                 requestBytesInFlight += bytes;
-                delay = HedgeDelay.nanos(hedgedNetwork, bytes, requestBytesInFlight);
                 unanswered.add(this);
                 attemptsRunning = 1;
+                sentNanos = hedgeTimer.nanoTime();
             }
             answer.whenComplete((value, failure) -> {
                 if (answer.isCancelled()) {
@@ -517,27 +518,42 @@ public final class StreamingRetrieval implements SampleStream {
                 }
                 onAttemptDone(attempt, value, failure);
             });
-            if (!answer.isDone() && delay != Long.MAX_VALUE) {
-                Future<?> scheduled = hedgeTimer.schedule(delay, this::due);
-                synchronized (lock) {
-                    timer = scheduled;
-                }
-                if (answer.isDone()) {
-                    scheduled.cancel(false);
-                }
-            }
+            checkIn(delay);
             return answer;
         }
 
-        /** The hedge delay is up: if unanswered, its duplicate is due. */
-        private void due() {
+        /** Checks again in {@code delay} nanoseconds (never at {@link Long#MAX_VALUE}), if still unanswered. */
+        private void checkIn(long delay) {
+            if (answer.isDone() || delay == Long.MAX_VALUE) {
+                return;
+            }
+            Future<?> scheduled = hedgeTimer.schedule(delay, this::check);
+            synchronized (lock) {
+                timer = scheduled;
+            }
+            if (answer.isDone()) {
+                scheduled.cancel(false);
+            }
+        }
+
+        /** A hedge check: if unanswered and late given what is in flight now, its duplicate is due. */
+        private void check() {
+            long wait;
             synchronized (lock) {
                 if (closed || answer.isDone()) {
                     return;
                 }
-                dueHedges.add(this);
+                wait = HedgeDelay.recheckNanos(hedgedNetwork, bytes, requestBytesInFlight,
+                        Math.max(0, hedgeTimer.nanoTime() - sentNanos));
+                if (wait == 0) {
+                    dueHedges.add(this);
+                }
             }
-            launchMore();
+            if (wait == 0) {
+                launchMore();
+            } else {
+                checkIn(wait);
+            }
         }
 
         /** Sends the duplicate; its slot and budget share are already taken. */

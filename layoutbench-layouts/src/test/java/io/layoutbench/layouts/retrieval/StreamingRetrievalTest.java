@@ -341,22 +341,37 @@ class StreamingRetrievalTest {
         }
     }
 
-    /** Hedge timers that fire only when the test says so. */
+    /** Hedge checks that run only when the test fires them; its clock moves to a check's time when it fires. */
     private static final class ManualTimer implements HedgeTimer {
-        final List<FutureTask<Void>> hedges = new ArrayList<>();
+        record Check(long at, FutureTask<Void> task) {
+        }
+
+        final List<Check> hedges = new ArrayList<>();
+        private long now;
 
         @Override
-        public synchronized Future<?> schedule(long delayNanos, Runnable hedge) {
+        public synchronized Future<?> schedule(long delayNanos, Runnable check) {
             assertThat(delayNanos).isPositive();
-            FutureTask<Void> task = new FutureTask<>(hedge, null);
-            hedges.add(task);
+            FutureTask<Void> task = new FutureTask<>(check, null);
+            hedges.add(new Check(now + delayNanos, task));
             return task;
         }
 
-        void fire(int i) {
-            hedges.get(i).run();
+        @Override
+        public synchronized long nanoTime() {
+            return now;
         }
 
+        void fire(int i) {
+            Check check;
+            synchronized (this) {
+                check = hedges.get(i);
+                now = Math.max(now, check.at());
+            }
+            check.task().run();
+        }
+
+        /** Fires every check, those the firing schedules included. */
         void fireAll() {
             for (int i = 0; i < hedges.size(); i++) {
                 fire(i);
