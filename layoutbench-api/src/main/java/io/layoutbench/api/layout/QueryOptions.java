@@ -285,11 +285,12 @@ public record QueryOptions(RetrievalMode mode, int maxConcurrency, ResultOrder o
      * These options with hedged reads on or off. With hedging (the default), optimized retrieval sends one duplicate
      * of a read that has not completed when {@link HedgeDelay} says it should have (the profile's 75th-percentile
      * first-byte latency plus the time its bytes take, its share of the link included; not while what is in flight
-     * keeps the link busy for longer than that latency); the first of the two to complete wins and the other is cancelled. A duplicate is a request: it
-     * holds a slot of the read window and a share of the byte budget while in flight, is counted among the query's
-     * requests (and in {@link io.layoutbench.api.metrics.MetricsSnapshot#hedgedRequests}), and the bytes the loser
-     * received count as transferred. Only optimized mode hedges; on a profile without latency jitter there is no
-     * tail to cut and nothing is hedged. The cost model predicts with the same rule.
+     * keeps the link busy for longer than that latency); the first of the two to complete wins and the other is
+     * cancelled. A duplicate is a request: it holds a slot of the read window and a share of the byte budget while
+     * in flight, is counted among the query's requests (and in
+     * {@link io.layoutbench.api.metrics.MetricsSnapshot#hedgedRequests}), and the bytes the loser received count as
+     * transferred. Only optimized mode hedges; on a profile without latency jitter there is no tail to cut and
+     * nothing is hedged. The cost model predicts with the same rule.
      *
      * <pre>{@code
      * QueryOptions noDuplicates = QueryOptions.defaults().withHedging(false);   // one request per planned read

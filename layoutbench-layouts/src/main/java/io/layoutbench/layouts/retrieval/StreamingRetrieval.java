@@ -52,12 +52,13 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <p><b>Hedged reads</b> ({@link QueryOptions#hedgesReads()}: optimized mode, by default). Each request a task sends
  * that has not completed when {@link HedgeDelay} says it should have (the profile's 75th-percentile first-byte
  * latency plus the time its bytes take, with its share of the link; not while the bytes in flight keep the link
- * busy longer than that latency) gets one duplicate: the same request again, with its own latency. The first of the two to complete answers the task; the other is cancelled (the backend
- * frees what it can: the simulated network its connection and bandwidth) and the bytes it had received still count
- * as transferred. A duplicate is a request in flight: it takes a slot of the window and the byte budget until it
- * completes or is cancelled, and a hedge that finds no slot waits and goes before the next task. Each duplicate is
- * counted in {@link QueryMetrics} ({@link io.layoutbench.api.metrics.MetricsSnapshot#hedgedRequests}). A request
- * that fails waits for its duplicate, if one is in flight, before failing the task. The paper's mode never hedges.
+ * busy longer than that latency) gets one duplicate: the same request again, with its own latency. The first of
+ * the two to complete answers the task; the other is cancelled (the backend frees what it can: the simulated
+ * network its connection and bandwidth) and the bytes it had received still count as transferred. A duplicate is
+ * a request in flight: it takes a slot of the window and the byte budget until it completes or is cancelled, and a
+ * hedge that finds no slot waits and goes before the next task. Each duplicate is counted in {@link QueryMetrics}
+ * ({@link io.layoutbench.api.metrics.MetricsSnapshot#hedgedRequests}). A request that fails waits for its
+ * duplicate, if one is in flight, before failing the task. The paper's mode never hedges.
  *
  * <pre>{@code
  * QueryMetrics metrics = new QueryMetrics();
