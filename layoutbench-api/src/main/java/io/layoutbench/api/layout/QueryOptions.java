@@ -304,6 +304,11 @@ public record QueryOptions(RetrievalMode mode, int maxConcurrency, ResultOrder o
     /**
      * Whether a query with these options hedges its reads: {@link #hedging()} in optimized mode, on a network whose
      * first-byte latency varies ({@link HedgeDelay#worthwhile}).
+     *
+     * <pre>{@code
+     * QueryOptions.defaults().hedgesReads();                                  // true
+     * QueryOptions.defaults().withMode(RetrievalMode.PAPER).hedgesReads();    // false: the paper did not
+     * }</pre>
      */
     public boolean hedgesReads() {
         return hedging && mode == RetrievalMode.OPTIMIZED && HedgeDelay.worthwhile(network);

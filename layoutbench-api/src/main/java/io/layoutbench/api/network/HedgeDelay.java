@@ -51,7 +51,14 @@ public final class HedgeDelay {
     private HedgeDelay() {
     }
 
-    /** Whether hedging can shorten reads on {@code profile}: its first-byte latency has a spread (σ > 0). */
+    /**
+     * Whether hedging can shorten reads on {@code profile}: its first-byte latency has a spread (σ > 0).
+     *
+     * <pre>{@code
+     * HedgeDelay.worthwhile(NetworkProfiles.get("t3.medium"));                          // true: σ 0.5
+     * HedgeDelay.worthwhile(NetworkProfiles.get("t3.medium").withLatencyJitter(0));     // false
+     * }</pre>
+     */
     public static boolean worthwhile(NetworkProfile profile) {
         requireNonNull(profile, "profile is null");
         return profile.latencyJitter() > 0 && !profile.firstByteLatency().isZero();
@@ -60,6 +67,10 @@ public final class HedgeDelay {
     /**
      * How long after it was sent a read of {@code readBytes} is first checked: the latency quantile plus its bytes
      * at its connection's rate; {@link Long#MAX_VALUE} (never) where hedging is not {@link #worthwhile}.
+     *
+     * <pre>{@code
+     * timer.schedule(HedgeDelay.firstCheckNanos(profile, request.bytes()), read::check);
+     * }</pre>
      *
      * @throws IllegalArgumentException if {@code readBytes} is negative
      */
@@ -77,6 +88,11 @@ public final class HedgeDelay {
      * At a check of a read of {@code readBytes} sent {@code sentAgoNanos} ago and not yet complete, with
      * {@code bytesInFlight} bytes of reads in flight (duplicates included): 0 to hedge it now, else how long to
      * wait before checking again; {@link Long#MAX_VALUE} where hedging is not {@link #worthwhile}.
+     *
+     * <pre>{@code
+     * long wait = HedgeDelay.recheckNanos(profile, bytes, bytesInFlight, now - sentAt);
+     * if (wait == 0) sendDuplicate(); else if (wait != Long.MAX_VALUE) timer.schedule(wait, read::check);
+     * }</pre>
      *
      * @throws IllegalArgumentException if a count or the time is negative
      */

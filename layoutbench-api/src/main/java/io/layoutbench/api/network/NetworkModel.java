@@ -135,7 +135,13 @@ public final class NetworkModel {
             return completedNanos >= 0;
         }
 
-        /** Whether it was {@linkplain NetworkModel#cancel cancelled} before its last byte arrived. */
+        /**
+         * Whether it was {@linkplain NetworkModel#cancel cancelled} before its last byte arrived.
+         *
+         * <pre>{@code
+         * if (read.isCancelled()) { long wasted = read.receivedBytes(); }
+         * }</pre>
+         */
         public boolean isCancelled() {
             return cancelled;
         }
@@ -143,6 +149,10 @@ public final class NetworkModel {
         /**
          * Body bytes that have arrived: none before the first byte, all once done, and for a cancelled request what
          * had arrived when it was cancelled (as of the model's time when last advanced).
+         *
+         * <pre>{@code
+         * long arrived = read.receivedBytes();   // 0 before its first byte, bytes() once done
+         * }</pre>
          */
         public long receivedBytes() {
             if (isDone()) {
@@ -446,6 +456,11 @@ public final class NetworkModel {
      * that stays usable): a request waiting for a connection opens a new one and pays the set-up. Bytes that have
      * arrived stay arrived ({@link Transfer#receivedBytes()}). A request still waiting for a connection just leaves
      * the queue. Advance the model to the moment of cancelling first.
+     *
+     * <pre>{@code
+     * model.advanceTo(now);
+     * if (model.cancel(loser)) extraBytes += loser.receivedBytes();
+     * }</pre>
      *
      * @return whether it was in flight (false if it had completed or was cancelled already)
      */
