@@ -64,17 +64,19 @@ public final class BenchmarkRunner {
      *                       keeps one slow read from holding up the rest)
      * @param objective      what optimized retrieval minimises (time or dollars), which sets its coalescing gap
      * @param maxReadAmplification optimized retrieval's read budget ({@link QueryOptions#maxReadAmplification()})
+     * @param hedging        whether optimized retrieval hedges slow reads ({@link QueryOptions#hedging()})
      */
     public record Config(String scale, String backendLabel, List<StorageLayout> layouts, List<RetrievalMode> modes,
             List<? extends BenchmarkQuery> queries, NetworkProfile profile, Prices prices, int reps,
-            int maxConcurrency, ResultOrder order, QueryOptions.Objective objective, double maxReadAmplification) {
+            int maxConcurrency, ResultOrder order, QueryOptions.Objective objective, double maxReadAmplification,
+            boolean hedging) {
 
-        /** A configuration that minimises time. */
+        /** A configuration that minimises time, hedging slow reads. */
         public Config(String scale, String backendLabel, List<StorageLayout> layouts, List<RetrievalMode> modes,
                 List<? extends BenchmarkQuery> queries, NetworkProfile profile, Prices prices, int reps,
                 int maxConcurrency, ResultOrder order) {
             this(scale, backendLabel, layouts, modes, queries, profile, prices, reps, maxConcurrency, order,
-                    QueryOptions.Objective.TIME, QueryOptions.DEFAULT_MAX_READ_AMPLIFICATION);
+                    QueryOptions.Objective.TIME, QueryOptions.DEFAULT_MAX_READ_AMPLIFICATION, true);
         }
 
         public Config {
@@ -172,7 +174,8 @@ public final class BenchmarkRunner {
                 .withMaxConcurrency(config.maxConcurrency())
                 .withOrder(config.order())
                 .withObjective(config.objective())
-                .withMaxReadAmplification(config.maxReadAmplification());
+                .withMaxReadAmplification(config.maxReadAmplification())
+                .withHedging(config.hedging());
         // Each run draws its own latencies: with one seed for all, every query's first requests would get the same
         // draws, and a layout's total over the workload would carry one sample's luck eleven times.
         long seed = java.util.Objects.hash(layout.name(), mode, benchmarkQuery.id(), rep);
@@ -242,7 +245,7 @@ public final class BenchmarkRunner {
         return new RunRow(layout.name(), mode.label(), query.id(), query.sql(), config.scale(),
                 config.profile().name(), config.backendLabel(), run, rep, measured.stats().samples(),
                 measured.stats().payloadBytes(), bytes, transfer.totalRequests(), transfer.getClassRequests(),
-                transfer.putClassRequests(), DatasetStore.seconds(measured.time()),
+                transfer.putClassRequests(), transfer.hedgedRequests(), DatasetStore.seconds(measured.time()),
                 DatasetStore.seconds(measured.stats().timeToFirstSample()), cost.transferUsd(), cost.requestUsd(),
                 cost.computeUsd(), cost.total(), DatasetStore.seconds(predicted.time()), predicted.bytes(),
                 predicted.requests(), predicted.cost().total(),

@@ -21,6 +21,7 @@ import static java.util.Objects.requireNonNull;
  * @param requests              requests sent, all kinds
  * @param getRequests           GET-class requests (GET, ranged GET, HEAD)
  * @param putRequests           PUT-class requests (PUT, LIST, DELETE)
+ * @param hedgedRequests        of the requests, duplicates of slow reads (hedges; optimized mode)
  * @param seconds               end-to-end time, from the query call to the last sample consumed (the paper's T)
  * @param firstSampleSeconds    time to the first sample
  * @param transferUsd           measured transfer cost
@@ -54,6 +55,7 @@ public record RunRow(
         long requests,
         long getRequests,
         long putRequests,
+        long hedgedRequests,
         double seconds,
         double firstSampleSeconds,
         double transferUsd,

@@ -126,6 +126,12 @@ final class BenchCommand implements Callable<Integer> {
     @Mixin
     ReadBudgetOption readBudget;
 
+    @Option(names = "--no-hedging",
+            description = "Send no duplicate of a slow read. By default an optimized query sends one duplicate of a "
+                    + "read that has not completed by the profile's 75th-percentile first-byte latency plus its "
+                    + "transfer time; the first answer wins and the other is cancelled (paper mode never hedges).")
+    boolean noHedging;
+
     /** Parses {@code time} or {@code cost}, ignoring case. */
     static final class ObjectiveConverter implements picocli.CommandLine.ITypeConverter<QueryOptions.Objective> {
         @Override
@@ -226,7 +232,7 @@ final class BenchCommand implements Callable<Integer> {
             long queriesStarted = System.nanoTime();
             BenchmarkRunner runner = new BenchmarkRunner(new BenchmarkRunner.Config(workload.scaleLabel(),
                     opened.label(), layouts, modeChoice.modes(), queries, profile, prices, reps, concurrency, order,
-                    objective, maxReadAmplification));
+                    objective, maxReadAmplification, !noHedging));
             List<RunRow> rows = runner.run(opened.backend(), prefixes, progress);
             double querySeconds = (System.nanoTime() - queriesStarted) / 1e9;
 
@@ -318,6 +324,7 @@ final class BenchCommand implements Callable<Integer> {
         settings.put("objective", objective.name().toLowerCase(Locale.ROOT));
         settings.put("max_read_amplification", Double.isInfinite(readBudget.maxReadAmplification) ? "unlimited"
                 : readBudget.maxReadAmplification);
+        settings.put("hedging", !noHedging);
         settings.put("latency_jitter", profile.latencyJitter());
         settings.put("prices", Map.of(
                 "transfer_usd_per_gb", prices.transferPerGb(),

@@ -56,6 +56,7 @@ public final class Columns {
             new Column<>("requests", RunRow::requests),
             new Column<>("get_requests", RunRow::getRequests),
             new Column<>("put_requests", RunRow::putRequests),
+            new Column<>("hedged_requests", RunRow::hedgedRequests),
             new Column<>("seconds", RunRow::seconds),
             new Column<>("first_sample_seconds", RunRow::firstSampleSeconds),
             new Column<>("transfer_usd", RunRow::transferUsd),

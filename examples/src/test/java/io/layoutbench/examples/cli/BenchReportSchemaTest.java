@@ -25,7 +25,8 @@ class BenchReportSchemaTest {
 
     /** The fields every row must have, as documented in docs/CLI.md. */
     static final List<String> REQUIRED_ROW_FIELDS = List.of("layout", "mode", "query", "scale", "profile",
-            "backend", "run", "rep", "samples", "payload_bytes", "bytes", "requests", "seconds", "cost_usd",
+            "backend", "run", "rep", "samples", "payload_bytes", "bytes", "requests", "hedged_requests", "seconds",
+            "cost_usd",
             "predicted_seconds", "predicted_bytes", "predicted_requests", "predicted_cost_usd", "bound_seconds",
             "bound_ratio", "peak_heap_bytes", "peak_direct_bytes", "peak_mapped_bytes", "peak_rss_bytes");
 
@@ -34,7 +35,8 @@ class BenchReportSchemaTest {
             "cost_usd", "peak_heap_bytes", "peak_direct_bytes", "peak_mapped_bytes", "peak_rss_bytes");
 
     static final String CSV_HEADER = "layout,mode,query,scale,profile,backend,run,rep,samples,payload_bytes,bytes,"
-            + "requests,get_requests,put_requests,seconds,first_sample_seconds,transfer_usd,request_usd,compute_usd,"
+            + "requests,get_requests,put_requests,hedged_requests,seconds,first_sample_seconds,transfer_usd,"
+            + "request_usd,compute_usd,"
             + "cost_usd,predicted_seconds,predicted_bytes,predicted_requests,predicted_cost_usd,bound_seconds,"
             + "bound_ratio,peak_heap_bytes,peak_direct_bytes,peak_mapped_bytes,peak_rss_bytes,sql";
 

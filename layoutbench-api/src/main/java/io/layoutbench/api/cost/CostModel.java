@@ -89,6 +89,12 @@ public final class CostModel {
      * A request the store answers from bytes an earlier one of the query brought ({@link PlannedRequest#sharing()})
      * adds no round trip; its bytes and the request itself count as the query's.
      *
+     * <p>When the options hedge reads ({@link QueryOptions#hedgesReads()}), data reads are priced with the same rule
+     * ({@link NetworkModel#expectation} with hedging): a read slower than {@link io.layoutbench.api.network.HedgeDelay}
+     * gets a duplicate, so it takes {@code min(first, delay + second)}; the duplicates expected are added to the
+     * requests, and the bytes their losers are expected to have received to the bytes. Metadata reads are not
+     * hedged (they are not sent through the retrieval that hedges).
+     *
      * <p>The client's own work ({@link #clientWork()}): a cold client decodes its metadata before it can plan the
      * data reads, so that adds to the time; the payload is checked as reads arrive, while the others are still in
      * flight, so only the check of the last read comes after the network's time, unless checking is the slower of the
@@ -112,10 +118,16 @@ public final class CostModel {
             long metadataBytes = plan.metadataRequests().stream().mapToLong(PlannedRequest::bytes).sum();
             seconds += clientWork.seconds(0, metadataBytes);
         }
+        double hedgedRequests = 0;
+        double duplicateBytes = 0;
         if (!plan.dataRequests().isEmpty()) {
             int concurrency = effectiveConcurrency(plan.dataRequests(), options);
             NetworkProfile link = cold ? network : network.withConnectionSetup(Duration.ZERO);
-            double transfer = seconds(NetworkModel.expected(link, sizes(plan.dataRequests(), cold), concurrency));
+            NetworkModel.Expectation expected = NetworkModel.expectation(link, sizes(plan.dataRequests(), cold),
+                    concurrency, options.hedgesReads());
+            hedgedRequests = expected.hedgedRequests();
+            duplicateBytes = expected.duplicateBytes();
+            double transfer = seconds(expected.time());
             double check = clientWork.seconds(plan.payloadBytes(), 0);
             double lastCheck = check / plan.dataRequests().size();
             seconds += Math.max(transfer, check - lastCheck) + lastCheck;
@@ -123,10 +135,11 @@ public final class CostModel {
             seconds += clientWork.seconds(plan.payloadBytes(), 0);
         }
         Duration time = Duration.ofNanos(Math.round(seconds * 1e9));
-        long bytes = requests.stream().mapToLong(PlannedRequest::bytes).sum();
-        long gets = requests.stream().filter(r -> r.kind().isGetClass()).count();
-        long puts = requests.size() - gets;
-        return new Prediction(time, bytes, requests.size(), cost(bytes, gets, puts, time));
+        long bytes = requests.stream().mapToLong(PlannedRequest::bytes).sum() + Math.round(duplicateBytes);
+        long hedges = Math.round(hedgedRequests);
+        long gets = requests.stream().filter(r -> r.kind().isGetClass()).count() + hedges;
+        long puts = requests.size() + hedges - gets;
+        return new Prediction(time, bytes, requests.size() + hedges, cost(bytes, gets, puts, time));
     }
 
     /** {@link #predict(RetrievalPlan, boolean, QueryOptions)} with default options but {@code concurrency}. */

@@ -14,8 +14,8 @@ import java.time.Duration;
  * }</pre>
  *
  * @param time     predicted wall time
- * @param bytes    predicted bytes transferred
- * @param requests predicted requests
+ * @param bytes    predicted bytes transferred: the plan's, plus what its hedged reads' duplicates are expected to add
+ * @param requests predicted requests: the plan's, plus the duplicates its hedged reads are expected to send
  * @param cost     predicted dollars
  */
 public record Prediction(Duration time, long bytes, long requests, CostBreakdown cost) {

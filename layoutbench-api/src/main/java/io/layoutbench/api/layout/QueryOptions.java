@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import io.layoutbench.api.dataset.MetadataSchema;
 import io.layoutbench.api.dataset.PayloadFields;
+import io.layoutbench.api.network.HedgeDelay;
 import io.layoutbench.api.network.NetworkProfile;
 import io.layoutbench.api.network.NetworkProfiles;
 import java.util.List;
@@ -61,10 +62,13 @@ import java.util.stream.LongStream;
  * @param payload          whether to read payload fields at all (default true); false ({@link #withoutPayload()})
  *                         returns samples of metadata only, reading no payload byte (a metadata query: which samples
  *                         match, their sizes, what a Spark read that selects no payload column needs)
+ * @param hedging          in optimized mode, whether a read slower than the network's profile expects gets one
+ *                         duplicate request, the first of the two to complete winning and the other cancelled
+ *                         (default true; see {@link #withHedging}). Paper mode never hedges.
  */
 public record QueryOptions(RetrievalMode mode, int maxConcurrency, ResultOrder order, long coalesceGapBytes,
         NetworkProfile network, Objective objective, long maxBufferedBytes, double maxReadAmplification,
-        List<String> fields, long lazyFieldBytes, boolean payload) {
+        List<String> fields, long lazyFieldBytes, boolean payload, boolean hedging) {
 
     /**
      * Default {@link #maxConcurrency}: 1024, a cap above what any preset's link needs, so that the concurrency a
@@ -209,71 +213,105 @@ public record QueryOptions(RetrievalMode mode, int maxConcurrency, ResultOrder o
 
     /**
      * Optimized mode, at most 1024 requests in flight (as many as the network's pool and the budget take), dataset
-     * order, gap derived for time on t3.medium, 64 MiB buffered, reads within 1.1x of the bytes needed.
+     * order, gap derived for time on t3.medium, 64 MiB buffered, reads within 1.1x of the bytes needed, slow reads
+     * hedged.
      */
     public static QueryOptions defaults() {
         return new QueryOptions(RetrievalMode.OPTIMIZED, DEFAULT_MAX_CONCURRENCY, ResultOrder.DATASET, DERIVED_GAP,
                 NetworkProfiles.T3_MEDIUM, Objective.TIME, DEFAULT_MAX_BUFFERED_BYTES, DEFAULT_MAX_READ_AMPLIFICATION,
-                List.of(), DEFAULT_LAZY_FIELD_BYTES, true);
+                List.of(), DEFAULT_LAZY_FIELD_BYTES, true, true);
     }
 
     public QueryOptions withMode(RetrievalMode newMode) {
         return new QueryOptions(newMode, maxConcurrency, order, coalesceGapBytes, network, objective, maxBufferedBytes,
-                maxReadAmplification, fields, lazyFieldBytes, payload);
+                maxReadAmplification, fields, lazyFieldBytes, payload, hedging);
     }
 
     public QueryOptions withMaxConcurrency(int newMaxConcurrency) {
         return new QueryOptions(mode, newMaxConcurrency, order, coalesceGapBytes, network, objective, maxBufferedBytes,
-                maxReadAmplification, fields, lazyFieldBytes, payload);
+                maxReadAmplification, fields, lazyFieldBytes, payload, hedging);
     }
 
     public QueryOptions withOrder(ResultOrder newOrder) {
         return new QueryOptions(mode, maxConcurrency, newOrder, coalesceGapBytes, network, objective, maxBufferedBytes,
-                maxReadAmplification, fields, lazyFieldBytes, payload);
+                maxReadAmplification, fields, lazyFieldBytes, payload, hedging);
     }
 
     public QueryOptions withCoalesceGapBytes(long newGap) {
         return new QueryOptions(mode, maxConcurrency, order, newGap, network, objective, maxBufferedBytes,
-                maxReadAmplification, fields, lazyFieldBytes, payload);
+                maxReadAmplification, fields, lazyFieldBytes, payload, hedging);
     }
 
     public QueryOptions withNetwork(NetworkProfile newNetwork) {
         return new QueryOptions(mode, maxConcurrency, order, coalesceGapBytes, newNetwork, objective, maxBufferedBytes,
-                maxReadAmplification, fields, lazyFieldBytes, payload);
+                maxReadAmplification, fields, lazyFieldBytes, payload, hedging);
     }
 
     public QueryOptions withObjective(Objective newObjective) {
         return new QueryOptions(mode, maxConcurrency, order, coalesceGapBytes, network, newObjective, maxBufferedBytes,
-                maxReadAmplification, fields, lazyFieldBytes, payload);
+                maxReadAmplification, fields, lazyFieldBytes, payload, hedging);
     }
 
     public QueryOptions withMaxBufferedBytes(long newMaxBufferedBytes) {
         return new QueryOptions(mode, maxConcurrency, order, coalesceGapBytes, network, objective,
-                newMaxBufferedBytes, maxReadAmplification, fields, lazyFieldBytes, payload);
+                newMaxBufferedBytes, maxReadAmplification, fields, lazyFieldBytes, payload, hedging);
     }
 
     /** These options with a different read budget: at least 1, {@link Double#POSITIVE_INFINITY} for no limit. */
     public QueryOptions withMaxReadAmplification(double newMaxReadAmplification) {
         return new QueryOptions(mode, maxConcurrency, order, coalesceGapBytes, network, objective, maxBufferedBytes,
-                newMaxReadAmplification, fields, lazyFieldBytes, payload);
+                newMaxReadAmplification, fields, lazyFieldBytes, payload, hedging);
     }
 
     /** These options reading only payload fields {@code newFields} (empty: every field), payload read again. */
     public QueryOptions withFields(List<String> newFields) {
         return new QueryOptions(mode, maxConcurrency, order, coalesceGapBytes, network, objective, maxBufferedBytes,
-                maxReadAmplification, newFields, lazyFieldBytes, true);
+                maxReadAmplification, newFields, lazyFieldBytes, true, hedging);
     }
 
     /** These options reading no payload field: samples come back with their metadata only. */
     public QueryOptions withoutPayload() {
         return new QueryOptions(mode, maxConcurrency, order, coalesceGapBytes, network, objective, maxBufferedBytes,
-                maxReadAmplification, List.of(), lazyFieldBytes, false);
+                maxReadAmplification, List.of(), lazyFieldBytes, false, hedging);
     }
 
     /** These options returning fields of at least {@code newLazyFieldBytes} bytes as lazily read blobs. */
     public QueryOptions withLazyFieldBytes(long newLazyFieldBytes) {
         return new QueryOptions(mode, maxConcurrency, order, coalesceGapBytes, network, objective, maxBufferedBytes,
-                maxReadAmplification, fields, newLazyFieldBytes, payload);
+                maxReadAmplification, fields, newLazyFieldBytes, payload, hedging);
+    }
+
+    /**
+     * These options with hedged reads on or off. With hedging (the default), optimized retrieval sends one duplicate
+     * of a read that has not completed when {@link HedgeDelay} says it should have (the profile's 75th-percentile
+     * first-byte latency plus the time its bytes take, its share of the link included; not while what is in flight
+     * keeps the link busy for longer than that latency); the first of the two to complete wins and the other is
+     * cancelled. A duplicate is a request: it holds a slot of the read window and a share of the byte budget while
+     * in flight, is counted among the query's requests (and in
+     * {@link io.layoutbench.api.metrics.MetricsSnapshot#hedgedRequests}), and the bytes the loser received count as
+     * transferred. Only optimized mode hedges; on a profile without latency jitter there is no tail to cut and
+     * nothing is hedged. The cost model predicts with the same rule.
+     *
+     * <pre>{@code
+     * QueryOptions noDuplicates = QueryOptions.defaults().withHedging(false);   // one request per planned read
+     * }</pre>
+     */
+    public QueryOptions withHedging(boolean newHedging) {
+        return new QueryOptions(mode, maxConcurrency, order, coalesceGapBytes, network, objective, maxBufferedBytes,
+                maxReadAmplification, fields, lazyFieldBytes, payload, newHedging);
+    }
+
+    /**
+     * Whether a query with these options hedges its reads: {@link #hedging()} in optimized mode, on a network whose
+     * first-byte latency varies ({@link HedgeDelay#worthwhile}).
+     *
+     * <pre>{@code
+     * QueryOptions.defaults().hedgesReads();                                  // true
+     * QueryOptions.defaults().withMode(RetrievalMode.PAPER).hedgesReads();    // false: the paper did not
+     * }</pre>
+     */
+    public boolean hedgesReads() {
+        return hedging && mode == RetrievalMode.OPTIMIZED && HedgeDelay.worthwhile(network);
     }
 
     /**

@@ -22,6 +22,8 @@ import java.util.Map;
  * @param firstByteNanos   sum over requests of the time to first byte
  * @param firstByteCount   number of requests whose first byte arrived
  * @param maxFirstByteNanos the longest time to first byte
+ * @param hedgedRequests   of the requests, how many were duplicates of a slow read (hedges); each is in
+ *                         {@code requests} too, and the bytes it received in {@code bytesReceived}
  * @param wallTime         wall-clock time between start and stop of the measured work
  */
 public record MetricsSnapshot(
@@ -33,6 +35,7 @@ public record MetricsSnapshot(
         long firstByteNanos,
         long firstByteCount,
         long maxFirstByteNanos,
+        long hedgedRequests,
         Duration wallTime) {
 
     public MetricsSnapshot {

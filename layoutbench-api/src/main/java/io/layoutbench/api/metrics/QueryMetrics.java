@@ -25,6 +25,7 @@ public final class QueryMetrics implements RequestMetrics {
     private final LongAdder[] requests = adders();
     private final LongAdder[] retries = adders();
     private final LongAdder[] failures = adders();
+    private final LongAdder hedgedRequests = new LongAdder();
     private final LongAdder bytesReceived = new LongAdder();
     private final LongAdder bytesSent = new LongAdder();
     private final LongAdder firstByteNanos = new LongAdder();
@@ -89,6 +90,11 @@ public final class QueryMetrics implements RequestMetrics {
         failures[kind.ordinal()].increment();
     }
 
+    @Override
+    public void onHedgedRequest(RequestKind kind) {
+        hedgedRequests.increment();
+    }
+
     /**
      * The counts so far. The wall time runs from {@link #start()} to {@link #stop()}, or to now while running, and
      * is zero before {@code start()}.
@@ -99,7 +105,8 @@ public final class QueryMetrics implements RequestMetrics {
         Duration wall = start < 0 ? Duration.ZERO
                 : Duration.ofNanos((stop < 0 ? nanoClock.getAsLong() : stop) - start);
         return new MetricsSnapshot(sums(requests), sums(retries), sums(failures), bytesReceived.sum(),
-                bytesSent.sum(), firstByteNanos.sum(), firstByteCount.sum(), maxFirstByteNanos.get(), wall);
+                bytesSent.sum(), firstByteNanos.sum(), firstByteCount.sum(), maxFirstByteNanos.get(),
+                hedgedRequests.sum(), wall);
     }
 
     private static LongAdder[] adders() {

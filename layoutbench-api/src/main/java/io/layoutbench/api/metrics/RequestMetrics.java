@@ -75,6 +75,12 @@ public interface RequestMetrics {
                 first.onRequestFailed(kind);
                 second.onRequestFailed(kind);
             }
+
+            @Override
+            public void onHedgedRequest(RequestKind kind) {
+                first.onHedgedRequest(kind);
+                second.onHedgedRequest(kind);
+            }
         };
     }
 
@@ -97,5 +103,18 @@ public interface RequestMetrics {
 
     /** A request failed for good (after any retries). */
     default void onRequestFailed(RequestKind kind) {
+    }
+
+    /**
+     * A duplicate of a slow request was sent (a hedged read, see {@link io.layoutbench.api.network.HedgeDelay}).
+     * The duplicate is a request of its own, so the backend that sends it also reports it through
+     * {@link #onRequestStarted} and counts the bytes it receives; this says only that it was a duplicate.
+     *
+     * <pre>{@code
+     * metrics.onHedgedRequest(RequestKind.RANGE_GET);
+     * metrics.snapshot().hedgedRequests();   // 1
+     * }</pre>
+     */
+    default void onHedgedRequest(RequestKind kind) {
     }
 }

@@ -5,8 +5,12 @@ import static java.util.Objects.requireNonNull;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.IdentityHashMap;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
+import java.util.PriorityQueue;
 import java.util.Random;
 
 /**
@@ -77,6 +81,7 @@ public final class NetworkModel {
         private boolean receiving;
         private double remainingBytes;
         private long completedNanos = -1;
+        private boolean cancelled;
 
         private Transfer(long id, long bytes, long latencyNanos, long submittedNanos) {
             this.id = id;
@@ -130,11 +135,37 @@ public final class NetworkModel {
             return completedNanos >= 0;
         }
 
+        /**
+         * Whether it was {@linkplain NetworkModel#cancel cancelled} before its last byte arrived.
+         *
+         * <pre>{@code
+         * if (read.isCancelled()) { long wasted = read.receivedBytes(); }
+         * }</pre>
+         */
+        public boolean isCancelled() {
+            return cancelled;
+        }
+
+        /**
+         * Body bytes that have arrived: none before the first byte, all once done, and for a cancelled request what
+         * had arrived when it was cancelled (as of the model's time when last advanced).
+         *
+         * <pre>{@code
+         * long arrived = read.receivedBytes();   // 0 before its first byte, bytes() once done
+         * }</pre>
+         */
+        public long receivedBytes() {
+            if (isDone()) {
+                return bytes;
+            }
+            return receiving || cancelled ? Math.round(bytes - remainingBytes) : 0;
+        }
+
         @Override
         public String toString() {
             return "Transfer[#" + id + ", " + bytes + " bytes, submitted " + submittedNanos + ", sent " + sentNanos
                     + (newConnection ? " (new connection)" : "") + ", first byte " + firstByteNanos + ", completed "
-                    + completedNanos + "]";
+                    + completedNanos + (cancelled ? ", cancelled" : "") + "]";
         }
     }
 
@@ -192,25 +223,83 @@ public final class NetworkModel {
      * {@code concurrency}, and the slowest of n draws lies further above the median the more reads run side by side:
      * with σ 0.5, one read takes 1.13 times the median latency on average, the slowest of 10 about 2.2 times. A
      * median-latency run ({@link #predict}) prices none of that; this prices the order statistics of the very
-     * distribution the simulated backend draws from. With no jitter it is {@link #predict}.
+     * distribution the simulated backend draws from. With no jitter it is {@link #predict}. No read is hedged:
+     * {@code expectation(profile, requestSizes, concurrency, false).time()}.
      *
      * <pre>{@code
      * Duration t = NetworkModel.expected(NetworkProfiles.get("t3.medium"), Collections.nCopies(10, 110_000L), 64);
      * }</pre>
      */
     public static Duration expected(NetworkProfile profile, List<Long> requestSizes, int concurrency) {
+        return expectation(profile, requestSizes, concurrency, false).time();
+    }
+
+    /**
+     * What a batch of reads is expected to take and, with {@code hedged}, what its hedges cost: {@link #expected}'s
+     * seeded runs, in which, with {@code hedged}, a read not completed when its hedge delay is up after it was
+     * submitted gets one duplicate (checked as {@link HedgeDelay} says, against the bytes then in flight), a request
+     * of its own with its own latency draw, as optimized retrieval sends it.
+     * The first of the two to complete ends the read and the other is {@linkplain #cancel cancelled} (its
+     * connection closed, the bytes it received counted). A duplicate holds one of the {@code concurrency} slots
+     * while in flight; a hedge that finds every slot taken waits, and goes before the next new read when one frees.
+     * So a hedged read takes {@code min(first, delay + second)}, plus any wait for a slot. Without jitter nothing is
+     * hedged ({@link HedgeDelay#worthwhile}) and this is {@link #predict}.
+     *
+     * <pre>{@code
+     * NetworkModel.Expectation e = NetworkModel.expectation(NetworkProfiles.get("t3.medium"),
+     *         Collections.nCopies(13, 110_000L), 297, true);
+     * e.time();             // below expected(...) for the same batch: the slowest reads were hedged
+     * e.hedgedRequests();   // duplicates sent, mean over the runs
+     * }</pre>
+     */
+    public static Expectation expectation(NetworkProfile profile, List<Long> requestSizes, int concurrency,
+            boolean hedged) {
+        requireNonNull(profile, "profile is null");
         requireNonNull(requestSizes, "requestSizes is null");
         if (profile.latencyJitter() == 0 || profile.firstByteLatency().isZero()) {
-            return predict(profile, requestSizes, concurrency);
+            return new Expectation(predict(profile, requestSizes, concurrency), 0, 0);
         }
         int runs = Math.max(1, Math.min(EXPECTATION_RUNS, EXPECTATION_READS / Math.max(1, requestSizes.size())));
         long sum = 0;
+        long hedges = 0;
+        long duplicateBytes = 0;
         for (int run = 1; run <= runs; run++) {
             // Spread seeds: java.util.Random's first draws from seeds 1, 2, 3 ... are correlated (16 runs from them
             // put one read at 1.65 times the median latency, not 1.13).
-            sum += run(withJitter(profile, run * 0x9E3779B97F4A7C15L), requestSizes, concurrency).toNanos();
+            NetworkModel model = withJitter(profile, run * 0x9E3779B97F4A7C15L);
+            if (hedged) {
+                Expectation one = runHedged(model, requestSizes, concurrency);
+                sum += one.time().toNanos();
+                hedges += Math.round(one.hedgedRequests());
+                duplicateBytes += Math.round(one.duplicateBytes());
+            } else {
+                sum += run(model, requestSizes, concurrency).toNanos();
+            }
         }
-        return Duration.ofNanos(Math.round((double) sum / runs));
+        return new Expectation(Duration.ofNanos(Math.round((double) sum / runs)), (double) hedges / runs,
+                (double) duplicateBytes / runs);
+    }
+
+    /**
+     * What {@link #expectation} expects of a batch: its time, and the hedges it sends with the bytes they add.
+     *
+     * <pre>{@code
+     * double extraRequests = NetworkModel.expectation(profile, sizes, 297, true).hedgedRequests();
+     * }</pre>
+     *
+     * @param time           from the first request to the last byte, mean over the runs
+     * @param hedgedRequests duplicates sent, mean over the runs (requests beyond the batch's)
+     * @param duplicateBytes bytes received beyond the batch's own, mean over the runs: what the cancelled loser of
+     *                       each race had received when the winner completed (all of it if both completed at once)
+     */
+    public record Expectation(Duration time, double hedgedRequests, double duplicateBytes) {
+        public Expectation {
+            requireNonNull(time, "time is null");
+            if (!(hedgedRequests >= 0) || !(duplicateBytes >= 0)) {
+                throw new IllegalArgumentException("hedgedRequests and duplicateBytes must be >= 0, got "
+                        + hedgedRequests + " and " + duplicateBytes);
+            }
+        }
     }
 
     private static Duration run(NetworkModel model, List<Long> requestSizes, int concurrency) {
@@ -229,6 +318,105 @@ public final class NetworkModel {
             }
         }
         return Duration.ofNanos(model.nowNanos());
+    }
+
+    /** One read of a hedged run: its request, when its hedge is next checked, and its duplicate once sent. */
+    private static final class HedgedRead {
+        final Transfer original;
+        long nextCheck;
+        Transfer duplicate;
+        boolean done;
+
+        HedgedRead(Transfer original, long nextCheck) {
+            this.original = original;
+            this.nextCheck = nextCheck;
+        }
+    }
+
+    /** {@link #run} with the hedging rule of {@link #expectation}; one run's time, hedges and duplicate bytes. */
+    private static Expectation runHedged(NetworkModel model, List<Long> requestSizes, int concurrency) {
+        if (concurrency < 1) {
+            throw new IllegalArgumentException("Prediction concurrency must be >= 1, got " + concurrency);
+        }
+        NetworkProfile profile = model.profile();
+        Iterator<Long> sizes = requestSizes.iterator();
+        Map<Transfer, HedgedRead> reads = new IdentityHashMap<>();
+        // Reads not yet hedged, by when they are next checked (HedgeDelay: a check may put off the next).
+        PriorityQueue<HedgedRead> pending = new PriorityQueue<>(
+                Comparator.comparingLong((HedgedRead r) -> r.nextCheck));
+        // Hedges that fell due while every slot was taken, in the order they fell due.
+        ArrayDeque<HedgedRead> due = new ArrayDeque<>();
+        long bytesInFlight = 0;
+        int inFlight = 0;
+        long hedges = 0;
+        long duplicateBytes = 0;
+        while (true) {
+            // Fill free slots: hedges that are due first, then new reads (as the retrieval launches them).
+            while (inFlight < concurrency) {
+                HedgedRead hedge = due.poll();
+                if (hedge != null) {
+                    if (hedge.done) {
+                        continue;
+                    }
+                    bytesInFlight += hedge.original.bytes();
+                    hedge.duplicate = model.submit(hedge.original.bytes());
+                    reads.put(hedge.duplicate, hedge);
+                    hedges++;
+                    inFlight++;
+                } else if (sizes.hasNext()) {
+                    long bytes = requireNonNull(sizes.next(), "a request size in the list to predict is null");
+                    bytesInFlight += bytes;
+                    Transfer transfer = model.submit(bytes);
+                    HedgedRead read = new HedgedRead(transfer, plusNanos(model.nowNanos(),
+                            HedgeDelay.firstCheckNanos(profile, bytes)));
+                    reads.put(transfer, read);
+                    pending.add(read);
+                    inFlight++;
+                } else {
+                    break;
+                }
+            }
+            if (inFlight == 0) {
+                break;
+            }
+            while (!pending.isEmpty() && pending.peek().done) {
+                pending.poll();
+            }
+            long nextCheck = pending.isEmpty() ? Long.MAX_VALUE : pending.peek().nextCheck;
+            for (Transfer completed : model.advanceTo(Math.min(model.nextEventNanos(), nextCheck))) {
+                HedgedRead read = reads.remove(completed);
+                bytesInFlight -= completed.bytes();
+                inFlight--;
+                if (read.done) {
+                    // Both attempts completed at the same instant: the second is all duplicate bytes.
+                    duplicateBytes += completed.bytes();
+                    continue;
+                }
+                read.done = true;
+                Transfer other = completed == read.original ? read.duplicate : read.original;
+                if (other != null && !other.isDone() && model.cancel(other)) {
+                    reads.remove(other);
+                    bytesInFlight -= other.bytes();
+                    inFlight--;
+                    duplicateBytes += other.receivedBytes();
+                }
+            }
+            while (!pending.isEmpty() && pending.peek().nextCheck <= model.nowNanos()) {
+                HedgedRead read = pending.poll();
+                if (read.done) {
+                    continue;
+                }
+                long wait = HedgeDelay.recheckNanos(profile, read.original.bytes(), bytesInFlight,
+                        model.nowNanos() - read.original.submittedNanos());
+                if (wait == 0) {
+                    due.add(read);
+                } else if (wait != Long.MAX_VALUE) {
+                    read.nextCheck = plusNanos(model.nowNanos(), wait);
+                    pending.add(read);
+                }
+            }
+        }
+        return new Expectation(Duration.ofNanos(model.nowNanos()), hedges, duplicateBytes);
     }
 
     /** The profile this model times. */
@@ -260,6 +448,49 @@ public final class NetworkModel {
             waitingForConnection.add(transfer);
         }
         return transfer;
+    }
+
+    /**
+     * Cancels {@code transfer} at the model's current time, as a client abandons a request (a hedged read's loser).
+     * Its connection is closed, not returned to the pool (an HTTP/1.1 response cannot be abandoned on a connection
+     * that stays usable): a request waiting for a connection opens a new one and pays the set-up. Bytes that have
+     * arrived stay arrived ({@link Transfer#receivedBytes()}). A request still waiting for a connection just leaves
+     * the queue. Advance the model to the moment of cancelling first.
+     *
+     * <pre>{@code
+     * model.advanceTo(now);
+     * if (model.cancel(loser)) extraBytes += loser.receivedBytes();
+     * }</pre>
+     *
+     * @return whether it was in flight (false if it had completed or was cancelled already)
+     */
+    public boolean cancel(Transfer transfer) {
+        requireNonNull(transfer, "transfer is null");
+        if (transfer.isDone() || transfer.cancelled) {
+            return false;
+        }
+        if (waitingForConnection.remove(transfer)) {
+            transfer.remainingBytes = transfer.bytes;
+            transfer.cancelled = true;
+            return true;
+        }
+        if (!onConnection.remove(transfer)) {
+            throw new IllegalArgumentException("Transfer " + transfer + " is not one of this model's");
+        }
+        if (transfer.receiving) {
+            transfer.receiving = false;
+            receiving--;
+        } else {
+            transfer.remainingBytes = transfer.bytes;
+        }
+        transfer.cancelled = true;
+        openConnections--;
+        Transfer waiting = waitingForConnection.poll();
+        if (waiting != null) {
+            openConnections++;
+            send(waiting, true);
+        }
+        return true;
     }
 
     private void submitSize(Long bytes) {

@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.within;
 import io.layoutbench.api.backend.ByteRange;
 import io.layoutbench.api.layout.PlannedRequest;
 import io.layoutbench.api.layout.QueryOptions;
+import io.layoutbench.api.layout.RetrievalMode;
 import io.layoutbench.api.layout.RetrievalPlan;
 import io.layoutbench.api.metrics.RequestKind;
 import io.layoutbench.api.network.HostBandwidth;
@@ -40,8 +41,9 @@ class CostModelTest {
         RetrievalPlan plan = new RetrievalPlan(List.of(get("meta", 65_536), get("meta", 10_000)),
                 List.of(get("a", 100_000), get("b", 200_000)), 2, 300_000);
 
-        Prediction cold = model.predict(plan, true, QueryOptions.defaults());
-        Prediction warm = model.predict(plan, false, QueryOptions.defaults());
+        QueryOptions unhedged = QueryOptions.defaults().withHedging(false);
+        Prediction cold = model.predict(plan, true, unhedged);
+        Prediction warm = model.predict(plan, false, unhedged);
 
         assertThat(cold.bytes()).isEqualTo(375_536);
         assertThat(cold.requests()).isEqualTo(4);
@@ -49,6 +51,27 @@ class CostModelTest {
         assertThat(warm.requests()).isEqualTo(2);
         assertThat(cold.time()).isGreaterThan(warm.time());
         assertThat(cold.cost().total()).isGreaterThan(warm.cost().total());
+    }
+
+    @Test
+    void hedgedReadsArePredictedFasterAndTheirDuplicatesCounted() {
+        List<PlannedRequest> reads = new ArrayList<>();
+        for (int i = 0; i < 13; i++) {
+            reads.add(get("l1/" + i + ".jpg", 110_000));
+        }
+        RetrievalPlan plan = new RetrievalPlan(List.of(), reads, 0, 13 * 110_000L);
+
+        Prediction hedged = model.predict(plan, false, QueryOptions.defaults());
+        Prediction unhedged = model.predict(plan, false, QueryOptions.defaults().withHedging(false));
+        Prediction paper = model.predict(plan, false, QueryOptions.defaults().withMode(RetrievalMode.PAPER));
+
+        assertThat(hedged.time()).isLessThan(unhedged.time());
+        assertThat(hedged.requests()).isGreaterThan(13);
+        assertThat(hedged.bytes()).isGreaterThanOrEqualTo(13 * 110_000L);
+        assertThat(unhedged.requests()).isEqualTo(13);
+        assertThat(unhedged.bytes()).isEqualTo(13 * 110_000L);
+        assertThat(paper.requests()).isEqualTo(13);
+        assertThat(paper.time()).isEqualTo(unhedged.time());
     }
 
     @Test

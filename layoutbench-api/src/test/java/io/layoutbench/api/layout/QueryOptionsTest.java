@@ -3,6 +3,8 @@ package io.layoutbench.api.layout;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.layoutbench.api.network.NetworkProfiles;
+
 import java.util.stream.LongStream;
 
 import org.junit.jupiter.api.Test;
@@ -49,6 +51,18 @@ class QueryOptionsTest {
         assertThat(defaults.withMaxConcurrency(32).readsInFlight(114_000)).isEqualTo(32);
         assertThat(defaults.withMaxConcurrency(32).readsInFlightCeiling(114_000)).isEqualTo(32);
         assertThat(defaults.readsInFlightCeiling(100e6)).as("one read, however large").isEqualTo(1);
+    }
+
+    @Test
+    void onlyOptimizedQueriesOnAJitteredNetworkHedgeTheirReads() {
+        QueryOptions defaults = QueryOptions.defaults();
+
+        assertThat(defaults.hedging()).isTrue();
+        assertThat(defaults.hedgesReads()).isTrue();
+        assertThat(defaults.withHedging(false).hedgesReads()).isFalse();
+        assertThat(defaults.withMode(RetrievalMode.PAPER).hedgesReads()).isFalse();
+        assertThat(defaults.withNetwork(NetworkProfiles.T3_MEDIUM.withLatencyJitter(0)).hedgesReads()).isFalse();
+        assertThat(defaults.withHedging(false).withMaxConcurrency(8).hedging()).as("kept by other withers").isFalse();
     }
 
     @Test

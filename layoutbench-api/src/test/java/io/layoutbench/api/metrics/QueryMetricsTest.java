@@ -24,6 +24,7 @@ class QueryMetricsTest {
         metrics.onFirstByte(RequestKind.RANGE_GET, 50);
         metrics.onBytesReceived(RequestKind.RANGE_GET, 700);
         metrics.onBytesSent(RequestKind.PUT, 10);
+        metrics.onHedgedRequest(RequestKind.RANGE_GET);
         now.addAndGet(5_000);
         metrics.stop();
         now.addAndGet(99_000);
@@ -38,6 +39,7 @@ class QueryMetricsTest {
         assertThat(s.bytesSent()).isEqualTo(10);
         assertThat(s.meanFirstByte()).isEqualTo(Duration.ofNanos(40));
         assertThat(s.maxFirstByteNanos()).isEqualTo(50);
+        assertThat(s.hedgedRequests()).isEqualTo(1);
         assertThat(s.wallTime()).isEqualTo(Duration.ofNanos(5_000));
     }
 

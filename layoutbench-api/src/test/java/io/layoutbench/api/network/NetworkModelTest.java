@@ -256,6 +256,87 @@ class NetworkModelTest {
     }
 
     @Test
+    void aCancelledTransferClosesItsConnectionAndKeepsTheBytesThatArrived() {
+        NetworkModel model = NetworkModel.withMedianLatency(SIMPLE.withMaxConnections(2));
+        NetworkModel.Transfer slow = model.submit(10_000);
+        NetworkModel.Transfer other = model.submit(1000);
+        NetworkModel.Transfer waiting = model.submit(1000);
+        assertThat(model.queuedRequests()).isEqualTo(1);
+
+        // 15 ms to the first byte, then 1 byte per microsecond: 4,000 bytes by 19 ms.
+        model.advanceTo(19 * MS);
+        assertThat(model.cancel(slow)).isTrue();
+
+        assertThat(slow.isCancelled()).isTrue();
+        assertThat(slow.isDone()).isFalse();
+        assertThat(slow.receivedBytes()).isEqualTo(4000);
+        // other completed at 16 ms and handed its warm connection to waiting; slow's connection closed.
+        assertThat(other.completedNanos()).isEqualTo(16 * MS);
+        assertThat(waiting.sentNanos()).isEqualTo(16 * MS);
+        assertThat(model.openConnections()).isEqualTo(1);
+        assertThat(model.cancel(slow)).as("once").isFalse();
+        assertThat(runUntilIdle(model)).containsExactly(waiting);
+
+        // The next request finds one idle connection; a second opens a new one and pays the set-up.
+        NetworkModel.Transfer warm = model.submit(0);
+        NetworkModel.Transfer cold = model.submit(0);
+        assertThat(warm.openedConnection()).isFalse();
+        assertThat(cold.openedConnection()).isTrue();
+    }
+
+    @Test
+    void cancellingARequestWaitingForAConnectionOnlyTakesItOutOfTheQueue() {
+        NetworkModel model = NetworkModel.withMedianLatency(SIMPLE.withMaxConnections(1));
+        NetworkModel.Transfer sent = model.submit(1000);
+        NetworkModel.Transfer queued = model.submit(1000);
+
+        assertThat(model.cancel(queued)).isTrue();
+
+        assertThat(queued.receivedBytes()).isZero();
+        assertThat(model.queuedRequests()).isZero();
+        assertThat(runUntilIdle(model)).containsExactly(sent);
+        assertThat(model.openConnections()).isEqualTo(1);
+    }
+
+    @Test
+    void hedgingShortensAJitteredBatchAndCountsItsDuplicates() {
+        List<Long> thirteen = Collections.nCopies(13, 110_000L);
+        NetworkModel.Expectation plain = NetworkModel.expectation(NetworkProfiles.T3_MEDIUM, thirteen, 297, false);
+        NetworkModel.Expectation hedged = NetworkModel.expectation(NetworkProfiles.T3_MEDIUM, thirteen, 297, true);
+
+        assertThat(plain.time()).isEqualTo(NetworkModel.expected(NetworkProfiles.T3_MEDIUM, thirteen, 297));
+        assertThat(plain.hedgedRequests()).isZero();
+        assertThat(hedged.time()).isLessThan(plain.time());
+        // About a quarter of the reads pass the 75th percentile of first-byte latency plus their transfer.
+        assertThat(hedged.hedgedRequests()).isBetween(1.0, 13 * 0.5);
+        assertThat(hedged.duplicateBytes()).isBetween(0.0, hedged.hedgedRequests() * 110_000);
+        assertThat(NetworkModel.expectation(NetworkProfiles.T3_MEDIUM, thirteen, 297, true)).isEqualTo(hedged);
+    }
+
+    @Test
+    void withoutJitterHedgingChangesNothing() {
+        NetworkProfile steady = NetworkProfiles.T3_MEDIUM.withLatencyJitter(0);
+        List<Long> sizes = Collections.nCopies(40, 110_000L);
+
+        NetworkModel.Expectation hedged = NetworkModel.expectation(steady, sizes, 297, true);
+
+        assertThat(hedged.time()).isEqualTo(NetworkModel.expected(steady, sizes, 297));
+        assertThat(hedged.hedgedRequests()).isZero();
+        assertThat(hedged.duplicateBytes()).isZero();
+    }
+
+    @Test
+    void aHedgeWaitsForAFreeSlotAndNeverExceedsTheConcurrency() {
+        // One slot: a duplicate can only go once the read it copies, or another, has freed it; so nothing is hedged
+        // and the batch takes what it takes without hedging.
+        List<Long> sizes = Collections.nCopies(8, 110_000L);
+        NetworkModel.Expectation oneSlot = NetworkModel.expectation(NetworkProfiles.T3_MEDIUM, sizes, 1, true);
+
+        assertThat(oneSlot.hedgedRequests()).isZero();
+        assertThat(oneSlot.time()).isEqualTo(NetworkModel.expected(NetworkProfiles.T3_MEDIUM, sizes, 1));
+    }
+
+    @Test
     void rejectsWhatCannotBeTimed() {
         NetworkModel model = NetworkModel.withMedianLatency(SIMPLE);
         model.advanceTo(10);

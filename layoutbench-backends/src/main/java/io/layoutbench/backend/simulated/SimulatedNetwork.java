@@ -53,13 +53,18 @@ final class SimulatedNetwork implements AutoCloseable {
         this.origin = clock.nanoTime();
     }
 
-    /** Starts a simulated transfer of {@code bytes} now; {@code waiter} hears when it ends. */
-    void submit(long bytes, Waiter waiter) {
+    /**
+     * Starts a simulated transfer of {@code bytes} now; {@code waiter} hears when it ends. Returns the transfer, or
+     * null if the network is closed (the waiter has heard so).
+     */
+    NetworkModel.Transfer submit(long bytes, Waiter waiter) {
         List<Delivery> deliveries;
+        NetworkModel.Transfer transfer = null;
         synchronized (this) {
             if (!closed) {
                 deliveries = advanceToClock();
-                waiting.put(model.submit(bytes), waiter);
+                transfer = model.submit(bytes);
+                waiting.put(transfer, waiter);
                 arm();
             } else {
                 deliveries = null;
@@ -68,9 +73,33 @@ final class SimulatedNetwork implements AutoCloseable {
         if (deliveries == null) {
             waiter.onAbort().accept(new StorageException("Cannot simulate a request: the " + description
                     + " is closed"));
-            return;
+            return null;
         }
         deliver(deliveries);
+        return transfer;
+    }
+
+    /**
+     * Abandons {@code transfer} now, as a client cancels a request ({@link NetworkModel#cancel}: its connection
+     * closes, its bandwidth goes to the others); its waiter hears nothing more. Returns the body bytes that had
+     * arrived, or -1 if it had already completed (its waiter heard, or is about to) or the network is closed.
+     */
+    long cancel(NetworkModel.Transfer transfer) {
+        List<Delivery> deliveries;
+        long received = -1;
+        synchronized (this) {
+            if (closed) {
+                return -1;
+            }
+            deliveries = advanceToClock();
+            if (model.cancel(transfer)) {
+                waiting.remove(transfer);
+                received = transfer.receivedBytes();
+                arm();
+            }
+        }
+        deliver(deliveries);
+        return received;
     }
 
     /** The model, for tests and statistics; lock on this network to read it. */

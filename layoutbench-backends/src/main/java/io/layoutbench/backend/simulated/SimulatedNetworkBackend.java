@@ -15,8 +15,11 @@ import io.layoutbench.api.network.SimulationClock;
 import io.layoutbench.api.network.VirtualClock;
 
 import java.nio.ByteBuffer;
+import java.util.EnumSet;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.ToLongFunction;
 
 /**
@@ -45,12 +48,19 @@ import java.util.function.ToLongFunction;
  * times are exact. Completions are delivered on the clock's {@link SimulationClock#callbackExecutor()}: the
  * advancing thread for a virtual clock, a pool for the real one (so a callback that blocks never stalls the timer).
  *
- * <p><b>Metrics:</b> requests and bytes are counted by the wrapped backend, into the metrics of its own
- * {@code withMetrics} view. Time to first byte is the simulated one: a view created with {@link #withMetrics}
- * reports, for each simulated read that succeeds, the set-up (if it opened a connection) plus the drawn first-byte
- * latency, from the moment the request got its connection (waiting for the pool is not included); the wrapped
- * backend's own, meaningless, first-byte reports are dropped from that view. The backend returned by
- * {@link Builder#build()} itself reports first bytes nowhere.
+ * <p><b>Metrics:</b> requests are counted by the wrapped backend, into the metrics of its own {@code withMetrics}
+ * view. Time to first byte and the bytes of simulated reads are the simulated ones: a view created with
+ * {@link #withMetrics} reports, for each simulated read that succeeds, the set-up (if it opened a connection) plus
+ * the drawn first-byte latency, from the moment the request got its connection (waiting for the pool is not
+ * included), and its body bytes when its last byte arrives; the wrapped backend's own first-byte reports
+ * (meaningless) and its byte counts of {@code GET} and {@code RANGE_GET} (made when it read, not when the bytes
+ * arrived) are dropped from that view. The backend returned by {@link Builder#build()} itself reports first bytes
+ * nowhere and leaves byte counts to the wrapped backend.
+ *
+ * <p><b>Cancelling</b> a simulated read's future (as a hedged read's loser is cancelled) abandons it: the wrapped
+ * backend's read is cancelled if it has not answered, and a transfer in flight leaves the model
+ * ({@link NetworkModel#cancel}: its connection closes, its share of the bandwidth goes to the others); a view counts
+ * the bytes that had arrived by then, and no more.
  *
  * <p><b>Profile {@code none}</b> ({@link NetworkProfile#isUnlimited()}) is a plain pass-through: no model, no
  * clock, no thread, every call and every metric goes straight to the wrapped backend.
@@ -72,6 +82,9 @@ import java.util.function.ToLongFunction;
  * }</pre>
  */
 public final class SimulatedNetworkBackend extends ForwardingObjectBackend {
+
+    /** Marks a simulated read its caller cancelled before its transfer was submitted. */
+    private static final Object CANCELLED = new Object();
 
     /**
      * Options of a {@link SimulatedNetworkBackend}.
@@ -226,11 +239,17 @@ public final class SimulatedNetworkBackend extends ForwardingObjectBackend {
     private <T> CompletableFuture<T> simulate(RequestKind kind, CompletableFuture<T> answer,
             ToLongFunction<T> bytesOf) {
         CompletableFuture<T> result = new CompletableFuture<>();
+        // The transfer once submitted; CANCELLED once the caller has cancelled: whichever side comes second cancels.
+        AtomicReference<Object> transferOrCancelled = new AtomicReference<>();
         answer.whenComplete((value, error) -> {
+            if (result.isDone()) {
+                return;   // cancelled before the store answered: nothing goes over the simulated wire
+            }
             long bytes = error == null ? bytesOf.applyAsLong(value) : 0;
-            network.submit(bytes, new SimulatedNetwork.Waiter(transfer -> {
+            NetworkModel.Transfer transfer = network.submit(bytes, new SimulatedNetwork.Waiter(done -> {
                 if (error == null) {
-                    firstByteMetrics.onFirstByte(kind, transfer.timeToFirstByteNanos());
+                    firstByteMetrics.onFirstByte(kind, done.timeToFirstByteNanos());
+                    firstByteMetrics.onBytesReceived(kind, bytes);
                     result.complete(value);
                 } else {
                     result.completeExceptionally(unwrap(error));
@@ -241,8 +260,28 @@ public final class SimulatedNetworkBackend extends ForwardingObjectBackend {
                 }
                 result.completeExceptionally(closed);
             }));
+            if (transfer != null && !transferOrCancelled.compareAndSet(null, transfer)) {
+                abandon(kind, transfer);
+            }
+        });
+        result.whenComplete((value, error) -> {
+            if (result.isCancelled()) {
+                answer.cancel(false);
+                Object transfer = transferOrCancelled.getAndSet(CANCELLED);
+                if (transfer instanceof NetworkModel.Transfer submitted) {
+                    abandon(kind, submitted);
+                }
+            }
         });
         return result;
+    }
+
+    /** The caller cancelled a read in flight: free its connection and bandwidth, count the bytes that arrived. */
+    private void abandon(RequestKind kind, NetworkModel.Transfer transfer) {
+        long received = network.cancel(transfer);
+        if (received > 0) {
+            firstByteMetrics.onBytesReceived(kind, received);
+        }
     }
 
     private static Throwable unwrap(Throwable error) {
@@ -250,10 +289,12 @@ public final class SimulatedNetworkBackend extends ForwardingObjectBackend {
     }
 
     /**
-     * Forwards everything but first-byte reports, which the simulation makes itself: the wrapped backend's would
-     * measure only how fast memory or disk answered.
+     * Forwards everything but first-byte reports and the byte counts of reads, which the simulation makes itself:
+     * the wrapped backend's would measure how fast memory or disk answered, and count a cancelled read's bytes that
+     * never arrived.
      */
     private static final class SimulatedFirstByte implements RequestMetrics {
+        private static final Set<RequestKind> SIMULATED = EnumSet.of(RequestKind.GET, RequestKind.RANGE_GET);
         private final RequestMetrics target;
 
         SimulatedFirstByte(RequestMetrics target) {
@@ -271,7 +312,16 @@ public final class SimulatedNetworkBackend extends ForwardingObjectBackend {
 
         @Override
         public void onBytesReceived(RequestKind kind, long bytes) {
-            target.onBytesReceived(kind, bytes);
+            // A simulated read's bytes count when they arrive over the simulated network (all of them, or what
+            // arrived before the read was cancelled), not when the wrapped backend reads them.
+            if (!SIMULATED.contains(kind)) {
+                target.onBytesReceived(kind, bytes);
+            }
+        }
+
+        @Override
+        public void onHedgedRequest(RequestKind kind) {
+            target.onHedgedRequest(kind);
         }
 
         @Override

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.layoutbench.api.backend.ByteRange;
+import io.layoutbench.api.backend.ForwardingObjectBackend;
 import io.layoutbench.api.backend.ObjectBackend;
 import io.layoutbench.api.backend.ObjectNotFoundException;
 import io.layoutbench.api.backend.RangeNotSatisfiableException;
@@ -11,6 +12,7 @@ import io.layoutbench.api.backend.StorageException;
 import io.layoutbench.api.metrics.MetricsSnapshot;
 import io.layoutbench.api.metrics.QueryMetrics;
 import io.layoutbench.api.metrics.RequestKind;
+import io.layoutbench.api.metrics.RequestMetrics;
 import io.layoutbench.api.network.HostBandwidth;
 import io.layoutbench.api.network.NetworkModel;
 import io.layoutbench.api.network.NetworkProfile;
@@ -190,6 +192,63 @@ class SimulatedNetworkBackendTest {
         assertThat(snapshot.maxFirstByteNanos()).isEqualTo(15 * MS);
         assertThat(snapshot.wallTime()).isEqualTo(Duration.ofNanos(37 * MS + MS / 2));
         assertThat(backend.readRangeAsync("small.jpg", ByteRange.of(0, 1))).isNotDone();
+    }
+
+    @Test
+    void aCancelledReadFreesItsConnectionAndCountsOnlyTheBytesThatArrived() {
+        SimulatedNetworkBackend backend = simulated(SIMPLE.withMaxConnections(1));
+        QueryMetrics metrics = new QueryMetrics(clock::nanoTime);
+        SimulatedNetworkBackend view = backend.withMetrics(metrics);
+        CompletableFuture<ByteBuffer> slow = view.readRangeAsync("large.bin", ByteRange.of(0, 100_000));
+        CompletableFuture<ByteBuffer> queued = view.readRangeAsync("small.jpg", ByteRange.of(0, 1000));
+
+        // 5 ms set-up, 10 ms to the first byte, then 1 byte per microsecond: 4,000 bytes by 19 ms.
+        clock.advanceTo(19 * MS);
+        assertThat(slow.cancel(false)).isTrue();
+
+        // The queued read gets a connection at once, a new one (the cancelled read's closed): set-up again.
+        assertThat(completionTime(queued)).isEqualTo(19 * MS + 5 * MS + 10 * MS + MS);
+        clock.advanceUntilIdle();   // a wake-up armed for the cancelled read's end finds nothing to do
+        synchronized (backend.network()) {
+            assertThat(backend.network().model().requestsInFlight()).isZero();
+            assertThat(backend.network().model().openConnections()).isEqualTo(1);
+        }
+        assertThat(metrics.snapshot().requests(RequestKind.RANGE_GET)).isEqualTo(2);
+        assertThat(metrics.snapshot().bytesReceived()).isEqualTo(4000 + 1000);
+    }
+
+    @Test
+    void aReadCancelledBeforeTheStoreAnswersSendsNothingOverTheNetwork() {
+        CompletableFuture<ByteBuffer> answer = new CompletableFuture<>();
+        SimulatedNetworkBackend backend = SimulatedNetworkBackend.builder(new ForwardingObjectBackend() {
+            @Override
+            protected ObjectBackend delegate() {
+                return memory;
+            }
+
+            @Override
+            public CompletableFuture<ByteBuffer> readRangeAsync(String key, ByteRange range) {
+                return answer;
+            }
+
+            @Override
+            public ObjectBackend withMetrics(RequestMetrics metrics) {
+                return this;
+            }
+
+            @Override
+            public void close() {
+            }
+        }, SIMPLE).clock(clock).build();
+
+        CompletableFuture<ByteBuffer> read = backend.readRangeAsync("small.jpg", ByteRange.of(0, 1000));
+        read.cancel(false);
+
+        assertThat(answer).as("the store's read is cancelled too").isCancelled();
+        synchronized (backend.network()) {
+            assertThat(backend.network().model().requestsInFlight()).isZero();
+            assertThat(backend.network().model().openConnections()).isZero();
+        }
     }
 
     @Test

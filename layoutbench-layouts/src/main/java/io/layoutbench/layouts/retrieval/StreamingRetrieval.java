@@ -3,23 +3,35 @@ package io.layoutbench.layouts.retrieval;
 import static java.util.Objects.requireNonNull;
 
 import io.layoutbench.api.LayoutBenchException;
+import io.layoutbench.api.backend.ByteRange;
+import io.layoutbench.api.backend.ForwardingObjectBackend;
 import io.layoutbench.api.backend.ObjectBackend;
 import io.layoutbench.api.backend.StorageException;
 import io.layoutbench.api.dataset.Sample;
+import io.layoutbench.api.layout.PlannedRequest;
 import io.layoutbench.api.layout.QueryOptions;
 import io.layoutbench.api.layout.ResultOrder;
 import io.layoutbench.api.layout.RetrievalMode;
 import io.layoutbench.api.layout.RetrievalStats;
 import io.layoutbench.api.layout.SampleStream;
 import io.layoutbench.api.metrics.QueryMetrics;
+import io.layoutbench.api.metrics.RequestKind;
+import io.layoutbench.api.metrics.RequestMetrics;
+import io.layoutbench.api.network.HedgeDelay;
+import io.layoutbench.api.network.NetworkProfile;
 
+import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.NoSuchElementException;
+import java.util.Set;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.Future;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -37,6 +49,17 @@ import java.util.concurrent.atomic.AtomicInteger;
  * finish. Launching happens on the consumer's thread and on the threads that complete reads, serialized by a drain
  * loop (no recursion when a read completes at once).
  *
+ * <p><b>Hedged reads</b> ({@link QueryOptions#hedgesReads()}: optimized mode, by default). Each request a task sends
+ * that has not completed when {@link HedgeDelay} says it should have (the profile's 75th-percentile first-byte
+ * latency plus the time its bytes take, with its share of the link; not while the bytes in flight keep the link
+ * busy longer than that latency) gets one duplicate: the same request again, with its own latency. The first of
+ * the two to complete answers the task; the other is cancelled (the backend frees what it can: the simulated
+ * network its connection and bandwidth) and the bytes it had received still count as transferred. A duplicate is
+ * a request in flight: it takes a slot of the window and the byte budget until it completes or is cancelled, and a
+ * hedge that finds no slot waits and goes before the next task. Each duplicate is counted in {@link QueryMetrics}
+ * ({@link io.layoutbench.api.metrics.MetricsSnapshot#hedgedRequests}). A request that fails waits for its
+ * duplicate, if one is in flight, before failing the task. The paper's mode never hedges.
+ *
  * <pre>{@code
  * QueryMetrics metrics = new QueryMetrics();
  * metrics.start();
@@ -52,6 +75,9 @@ public final class StreamingRetrieval implements SampleStream {
     private final ResultOrder order;
     private final QueryMetrics metrics;
     private final long startNanos;
+    /** The network hedges are timed for; null when this retrieval does not hedge. */
+    private final NetworkProfile hedgedNetwork;
+    private final HedgeTimer hedgeTimer;
 
     private final Object lock = new Object();
     private final CompletableFuture<?>[] reads;
@@ -62,6 +88,13 @@ public final class StreamingRetrieval implements SampleStream {
     private int consumedTasks;
     private long reservedBytes;
     private boolean closed;
+    /** Bytes of requests in flight, duplicates included, when hedging: what a new request shares the link with. */
+    private long requestBytesInFlight;
+    /** Hedged requests not yet answered, to cancel on close. */
+    private final Set<HedgedRead> unanswered = new LinkedHashSet<>();
+    /** Requests whose hedge delay is up and whose duplicate waits for a slot, in the order they fell due. */
+    private final ArrayDeque<HedgedRead> dueHedges = new ArrayDeque<>();
+    private long hedgesSent;
 
     private final ArrayDeque<Sample> current = new ArrayDeque<>();
     private long currentTaskBytes;
@@ -72,8 +105,10 @@ public final class StreamingRetrieval implements SampleStream {
     private long endNanos = -1;
 
     private StreamingRetrieval(ObjectBackend backend, List<ReadTask> tasks, QueryOptions options,
-            QueryMetrics metrics) {
+            QueryMetrics metrics, HedgeTimer hedgeTimer) {
         this.backend = requireNonNull(backend, "backend is null");
+        this.hedgedNetwork = options.hedgesReads() ? options.network() : null;
+        this.hedgeTimer = requireNonNull(hedgeTimer, "hedgeTimer is null");
         this.tasks = List.copyOf(tasks);
         this.order = options.order();
         this.metrics = requireNonNull(metrics, "metrics is null");
@@ -94,7 +129,13 @@ public final class StreamingRetrieval implements SampleStream {
      */
     public static StreamingRetrieval start(ObjectBackend backend, List<ReadTask> tasks, QueryOptions options,
             QueryMetrics metrics) {
-        StreamingRetrieval retrieval = new StreamingRetrieval(backend, tasks, options, metrics);
+        return start(backend, tasks, options, metrics, HedgeTimer.SHARED);
+    }
+
+    /** {@link #start(ObjectBackend, List, QueryOptions, QueryMetrics)} with hedges timed by {@code hedgeTimer}. */
+    static StreamingRetrieval start(ObjectBackend backend, List<ReadTask> tasks, QueryOptions options,
+            QueryMetrics metrics, HedgeTimer hedgeTimer) {
+        StreamingRetrieval retrieval = new StreamingRetrieval(backend, tasks, options, metrics, hedgeTimer);
         retrieval.launchMore();
         return retrieval;
     }
@@ -150,6 +191,27 @@ public final class StreamingRetrieval implements SampleStream {
         }
     }
 
+    /** Tasks and duplicates in flight now. */
+    int readsInFlight() {
+        synchronized (lock) {
+            return inFlight;
+        }
+    }
+
+    /** Planned bytes of tasks launched and not consumed, plus those of duplicates in flight. */
+    long reservedBytes() {
+        synchronized (lock) {
+            return reservedBytes;
+        }
+    }
+
+    /** Duplicates sent so far. */
+    long hedgesSent() {
+        synchronized (lock) {
+            return hedgesSent;
+        }
+    }
+
     @Override
     public RetrievalStats stats() {
         long end = endNanos < 0 ? System.nanoTime() : endNanos;
@@ -159,6 +221,7 @@ public final class StreamingRetrieval implements SampleStream {
 
     @Override
     public void close() {
+        List<HedgedRead> abandoned;
         synchronized (lock) {
             if (closed) {
                 return;
@@ -170,7 +233,11 @@ public final class StreamingRetrieval implements SampleStream {
                     read.cancel(false);
                 }
             }
+            dueHedges.clear();
+            abandoned = new ArrayList<>(unanswered);
         }
+        // Outside the lock: cancelling reaches into the backend, whose callbacks take the lock again.
+        abandoned.forEach(read -> read.answer.cancel(false));
         current.clear();
         finish();
     }
@@ -255,6 +322,9 @@ public final class StreamingRetrieval implements SampleStream {
     }
 
     private void launchAvailable() {
+        if (!launchDueHedges()) {
+            return;
+        }
         while (true) {
             int index;
             long launch;
@@ -301,10 +371,286 @@ public final class StreamingRetrieval implements SampleStream {
 
     private CompletableFuture<List<Sample>> send(ReadTask task) {
         try {
-            return task.run(backend);
+            return task.run(hedgedNetwork == null ? backend : new HedgingBackend(task));
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);
         }
+    }
+
+    /**
+     * Sends the duplicates that are due, as far as the window and the byte budget let them go; returns whether
+     * every due hedge went (new tasks wait behind one that did not: its read is late already).
+     */
+    private boolean launchDueHedges() {
+        while (true) {
+            HedgedRead hedge;
+            synchronized (lock) {
+                if (closed) {
+                    return false;
+                }
+                hedge = dueHedges.peek();
+                if (hedge == null) {
+                    return true;
+                }
+                if (hedge.answer.isDone()) {
+                    dueHedges.poll();
+                    continue;
+                }
+                if (inFlight >= window.limit() || reservedBytes + hedge.bytes > maxBufferedBytes) {
+                    return false;
+                }
+                dueHedges.poll();
+                inFlight++;
+                reservedBytes += hedge.bytes;
+                requestBytesInFlight += hedge.bytes;
+                hedgesSent++;
+            }
+            metrics.onHedgedRequest(hedge.kind);
+            hedge.sendDuplicate();
+        }
+    }
+
+    /**
+     * The backend one task's requests go through when reads are hedged: each read is a {@link HedgedRead}. Only
+     * while the retrieval runs; reads made after it (a lazily read blob's) go straight to the backend.
+     */
+    private final class HedgingBackend extends ForwardingObjectBackend {
+        private final ReadTask task;
+
+        HedgingBackend(ReadTask task) {
+            this.task = task;
+        }
+
+        @Override
+        protected ObjectBackend delegate() {
+            return backend;
+        }
+
+        @Override
+        public CompletableFuture<ByteBuffer> readRangeAsync(String key, ByteRange range) {
+            if (!running()) {
+                return backend.readRangeAsync(key, range);
+            }
+            return new HedgedRead(RequestKind.RANGE_GET, key, range, range.length()).start();
+        }
+
+        @Override
+        public CompletableFuture<ByteBuffer> readAllAsync(String key) {
+            if (!running()) {
+                return backend.readAllAsync(key);
+            }
+            return new HedgedRead(RequestKind.GET, key, null, plannedBytes(key)).start();
+        }
+
+        /** A metrics view is another query's: it does not hedge. */
+        @Override
+        public ObjectBackend withMetrics(RequestMetrics otherMetrics) {
+            return backend.withMetrics(otherMetrics);
+        }
+
+        /** The backend is the caller's of the retrieval, not the task's, to close. */
+        @Override
+        public void close() {
+        }
+
+        /** The planned size of a whole-object read of {@code key}: the task's request for it, or its typical one. */
+        private long plannedBytes(String key) {
+            for (PlannedRequest request : task.requests()) {
+                if (request.key().equals(key)) {
+                    return request.bytes();
+                }
+            }
+            return task.requests().isEmpty() ? 0 : task.bytes() / task.requests().size();
+        }
+
+        private boolean running() {
+            synchronized (lock) {
+                return !closed && endNanos < 0;
+            }
+        }
+    }
+
+    /**
+     * One request of a task, hedged: its first attempt, its hedge timer, and its duplicate once sent. The first
+     * attempt to succeed completes {@link #answer}; the other is then cancelled. Fields are guarded by the lock.
+     */
+    private final class HedgedRead {
+        final RequestKind kind;
+        final String key;
+        final ByteRange range;
+        final long bytes;
+        final CompletableFuture<ByteBuffer> answer = new CompletableFuture<>();
+        private CompletableFuture<ByteBuffer> first;
+        private CompletableFuture<ByteBuffer> duplicate;
+        private Future<?> timer;
+        private long sentNanos;
+        /** Attempts sent and not ended. */
+        private int attemptsRunning;
+        /** The first failure other than a cancellation: what the read fails with if no attempt succeeds. */
+        private Throwable firstFailure;
+
+        HedgedRead(RequestKind kind, String key, ByteRange range, long bytes) {
+            this.kind = kind;
+            this.key = key;
+            this.range = range;
+            this.bytes = bytes;
+        }
+
+        CompletableFuture<ByteBuffer> start() {
+            long delay = HedgeDelay.firstCheckNanos(hedgedNetwork, bytes);
+            synchronized (lock) {
+                requestBytesInFlight += bytes;
+                unanswered.add(this);
+                attemptsRunning = 1;
+                sentNanos = hedgeTimer.nanoTime();
+            }
+            answer.whenComplete((value, failure) -> {
+                if (answer.isCancelled()) {
+                    cancelAttempts();
+                }
+            });
+            CompletableFuture<ByteBuffer> attempt = send();
+            synchronized (lock) {
+                first = attempt;
+            }
+            attempt.whenComplete((value, failure) -> {
+                synchronized (lock) {
+                    requestBytesInFlight -= bytes;
+                }
+                onAttemptDone(attempt, value, failure);
+            });
+            checkIn(delay);
+            return answer;
+        }
+
+        /** Checks again in {@code delay} nanoseconds (never at {@link Long#MAX_VALUE}), if still unanswered. */
+        private void checkIn(long delay) {
+            if (answer.isDone() || delay == Long.MAX_VALUE) {
+                return;
+            }
+            Future<?> scheduled = hedgeTimer.schedule(delay, this::check);
+            synchronized (lock) {
+                timer = scheduled;
+            }
+            if (answer.isDone()) {
+                scheduled.cancel(false);
+            }
+        }
+
+        /** A hedge check: if unanswered and late given what is in flight now, its duplicate is due. */
+        private void check() {
+            long wait;
+            synchronized (lock) {
+                if (closed || answer.isDone()) {
+                    return;
+                }
+                wait = HedgeDelay.recheckNanos(hedgedNetwork, bytes, requestBytesInFlight,
+                        Math.max(0, hedgeTimer.nanoTime() - sentNanos));
+                if (wait == 0) {
+                    dueHedges.add(this);
+                }
+            }
+            if (wait == 0) {
+                launchMore();
+            } else {
+                checkIn(wait);
+            }
+        }
+
+        /** Sends the duplicate; its slot and budget share are already taken. */
+        void sendDuplicate() {
+            CompletableFuture<ByteBuffer> attempt = send();
+            synchronized (lock) {
+                duplicate = attempt;
+                attemptsRunning++;
+            }
+            if (answer.isDone()) {
+                attempt.cancel(false);   // answered or cancelled while the duplicate went out
+            }
+            attempt.whenComplete((value, failure) -> {
+                synchronized (lock) {
+                    inFlight--;
+                    reservedBytes -= bytes;
+                    requestBytesInFlight -= bytes;
+                }
+                onAttemptDone(attempt, value, failure);
+                launchMore();
+            });
+        }
+
+        private CompletableFuture<ByteBuffer> send() {
+            try {
+                return range == null ? backend.readAllAsync(key) : backend.readRangeAsync(key, range);
+            } catch (RuntimeException e) {
+                return CompletableFuture.failedFuture(e);
+            }
+        }
+
+        /**
+         * An attempt ended: the first to succeed answers; a failure answers only if no other attempt is in flight
+         * (the backend retried it already; a duplicate in flight may still succeed).
+         */
+        private void onAttemptDone(CompletableFuture<ByteBuffer> attempt, ByteBuffer value, Throwable failure) {
+            CompletableFuture<ByteBuffer> other;
+            boolean last;
+            Throwable cause = unwrap(failure);
+            synchronized (lock) {
+                attemptsRunning--;
+                last = attemptsRunning == 0;
+                other = attempt == first ? duplicate : first;
+                if (cause != null && firstFailure == null && !(cause instanceof CancellationException)) {
+                    firstFailure = cause;
+                }
+                if (cause != null && firstFailure != null) {
+                    cause = firstFailure;
+                }
+            }
+            if (failure == null ? answer.complete(value) : last && answer.completeExceptionally(cause)) {
+                settle(other);
+            }
+        }
+
+        /** Answered: the other attempt and the timer go, and so does this read from those to cancel on close. */
+        private void settle(CompletableFuture<ByteBuffer> other) {
+            Future<?> pendingTimer;
+            synchronized (lock) {
+                unanswered.remove(this);
+                dueHedges.remove(this);
+                pendingTimer = timer;
+            }
+            if (pendingTimer != null) {
+                pendingTimer.cancel(false);
+            }
+            if (other != null) {
+                other.cancel(false);
+            }
+        }
+
+        private void cancelAttempts() {
+            CompletableFuture<ByteBuffer> a;
+            CompletableFuture<ByteBuffer> b;
+            Future<?> pendingTimer;
+            synchronized (lock) {
+                a = first;
+                b = duplicate;
+                pendingTimer = timer;
+                unanswered.remove(this);
+                dueHedges.remove(this);
+            }
+            if (pendingTimer != null) {
+                pendingTimer.cancel(false);
+            }
+            if (a != null) {
+                a.cancel(false);
+            }
+            if (b != null) {
+                b.cancel(false);
+            }
+        }
+    }
+
+    private static Throwable unwrap(Throwable failure) {
+        return failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
     }
 
     private static String describe(ReadTask task) {

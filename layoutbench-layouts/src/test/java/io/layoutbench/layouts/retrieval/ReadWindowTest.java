@@ -23,7 +23,7 @@ class ReadWindowTest {
 
     private MetricsSnapshot signals() {
         return new MetricsSnapshot(Map.of(), Map.of(RequestKind.RANGE_GET, retries), Map.of(), 0, 0,
-                firstByteNanos, firstByteCount, 0, Duration.ZERO);
+                firstByteNanos, firstByteCount, 0, 0, Duration.ZERO);
     }
 
     private ReadWindow adaptive(int start, int ceiling) {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.layoutbench.api.backend.ByteRange;
+import io.layoutbench.api.backend.ForwardingObjectBackend;
 import io.layoutbench.api.backend.ObjectBackend;
 import io.layoutbench.api.backend.StorageException;
 import io.layoutbench.api.dataset.MetadataRow;
@@ -15,13 +16,19 @@ import io.layoutbench.api.layout.ResultOrder;
 import io.layoutbench.api.layout.RetrievalMode;
 import io.layoutbench.api.metrics.QueryMetrics;
 import io.layoutbench.api.metrics.RequestKind;
+import io.layoutbench.api.metrics.RequestMetrics;
+import io.layoutbench.api.network.NetworkProfiles;
 import io.layoutbench.api.testing.FaultInjectingBackend;
 import io.layoutbench.backend.memory.MemoryBackend;
 
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Future;
+import java.util.concurrent.FutureTask;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.Test;
@@ -150,6 +157,225 @@ class StreamingRetrievalTest {
                 assertThat(stream.peakReadsInFlight()).isEqualTo(8);
             }
             assertThat(names).hasSize(200).startsWith("s0", "s1").endsWith("s199");
+        }
+    }
+
+    @Test
+    void aReadSlowerThanTheHedgeDelayGetsExactlyOneDuplicateAndTheFirstAnswerWins() {
+        ControlledBackend store = new ControlledBackend(3000);
+        ManualTimer timer = new ManualTimer();
+        List<ReadTask> tasks = List.of(task("a", 0, 1000, "s0"), task("a", 1000, 1000, "s1"),
+                task("a", 2000, 1000, "s2"));
+        QueryMetrics metrics = new QueryMetrics();
+        metrics.start();
+
+        try (StreamingRetrieval stream = StreamingRetrieval.start(store, tasks, QueryOptions.defaults(), metrics,
+                timer)) {
+            assertThat(store.calls).hasSize(3);
+            assertThat(timer.hedges).as("one timer per read").hasSize(3);
+            store.answer(0);
+            store.answer(2);
+            timer.fireAll();
+            timer.fireAll();   // a timer fires once: still one duplicate
+
+            assertThat(store.calls).as("a duplicate of s1's read only").hasSize(4);
+            assertThat(store.calls.get(3).range()).isEqualTo(store.calls.get(1).range());
+            store.answer(3);
+            assertThat(store.calls.get(1).answer()).as("the slower first attempt is cancelled").isCancelled();
+
+            List<Sample> samples = new ArrayList<>();
+            stream.forEachRemaining(samples::add);
+            assertThat(samples).extracting(Sample::filename).containsExactly("s0", "s1", "s2");
+            for (int i = 0; i < 3; i++) {
+                assertThat(bytesOf(samples.get(i))).isEqualTo(store.slice(i * 1000, 1000));
+            }
+            assertThat(stream.hedgesSent()).isEqualTo(1);
+            assertThat(stream.stats().transfer().hedgedRequests()).isEqualTo(1);
+            assertThat(stream.readsInFlight()).isZero();
+            assertThat(stream.reservedBytes()).isZero();
+        }
+    }
+
+    @Test
+    void aHedgeWaitsForASlotAndItsCancelledLoserGivesTheWindowBack() {
+        ControlledBackend store = new ControlledBackend(5000);
+        ManualTimer timer = new ManualTimer();
+        List<ReadTask> tasks = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            tasks.add(task("a", i * 1000, 1000, "s" + i));
+        }
+
+        try (StreamingRetrieval stream = StreamingRetrieval.start(store, tasks,
+                QueryOptions.defaults().withMaxConcurrency(2), new QueryMetrics(), timer)) {
+            assertThat(store.calls).hasSize(2);
+            timer.fire(0);   // s0 is late, but both slots are taken: its duplicate waits
+            assertThat(store.calls).hasSize(2);
+
+            store.answer(1);   // s1 frees a slot: the waiting duplicate goes before s2
+            assertThat(store.calls).hasSize(3);
+            assertThat(store.calls.get(2).range()).isEqualTo(ByteRange.of(0, 1000));
+            assertThat(stream.readsInFlight()).isEqualTo(2);
+
+            store.answer(2);   // the duplicate wins; the first attempt is cancelled and both slots free up
+            assertThat(store.calls.get(0).answer()).isCancelled();
+            assertThat(store.calls).as("s2 and s3 in the full window").hasSize(5);
+            assertThat(stream.readsInFlight()).isEqualTo(2);
+            assertThat(stream.readsInFlightLimit()).isEqualTo(2);
+
+            store.answer(3);
+            store.answer(4);
+            store.answer(5);
+            List<String> names = new ArrayList<>();
+            stream.forEachRemaining(s -> names.add(s.filename()));
+            assertThat(names).containsExactly("s0", "s1", "s2", "s3", "s4");
+            assertThat(stream.hedgesSent()).isEqualTo(1);
+            assertThat(stream.readsInFlight()).isZero();
+            assertThat(stream.reservedBytes()).isZero();
+        }
+    }
+
+    @Test
+    void aFailedAttemptWaitsForItsDuplicate() {
+        ControlledBackend store = new ControlledBackend(1000);
+        ManualTimer timer = new ManualTimer();
+
+        try (StreamingRetrieval stream = StreamingRetrieval.start(store, List.of(task("a", 0, 1000, "s0")),
+                QueryOptions.defaults(), new QueryMetrics(), timer)) {
+            timer.fireAll();
+            store.calls.get(0).answer().completeExceptionally(new StorageException("connection reset"));
+            store.answer(1);
+
+            assertThat(bytesOf(stream.next())).isEqualTo(store.slice(0, 1000));
+            assertThat(stream.hasNext()).isFalse();
+        }
+    }
+
+    @Test
+    void closingCancelsBothAttemptsOfAHedgedRead() {
+        ControlledBackend store = new ControlledBackend(1000);
+        ManualTimer timer = new ManualTimer();
+        StreamingRetrieval stream = StreamingRetrieval.start(store, List.of(task("a", 0, 1000, "s0")),
+                QueryOptions.defaults(), new QueryMetrics(), timer);
+        timer.fireAll();
+
+        stream.close();
+
+        assertThat(store.calls).hasSize(2).allSatisfy(call -> assertThat(call.answer()).isCancelled());
+        assertThat(stream.readsInFlight()).isZero();
+    }
+
+    @Test
+    void withHedgingOffOrInThePapersModeNoReadIsDuplicated() {
+        for (QueryOptions options : List.of(QueryOptions.defaults().withHedging(false),
+                QueryOptions.defaults().withMode(RetrievalMode.PAPER),
+                QueryOptions.defaults().withNetwork(NetworkProfiles.T3_MEDIUM.withLatencyJitter(0)))) {
+            ControlledBackend store = new ControlledBackend(3000);
+            ManualTimer timer = new ManualTimer();
+            List<ReadTask> tasks = List.of(task("a", 0, 1000, "s0"), task("a", 1000, 1000, "s1"),
+                    task("a", 2000, 1000, "s2"));
+            try (StreamingRetrieval stream = StreamingRetrieval.start(store, tasks, options, new QueryMetrics(),
+                    timer)) {
+                timer.fireAll();
+                store.answerAll();
+                List<String> names = new ArrayList<>();
+                stream.forEachRemaining(s -> names.add(s.filename()));
+
+                assertThat(names).as("%s", options).containsExactly("s0", "s1", "s2");
+                assertThat(timer.hedges).as("%s", options).isEmpty();
+                assertThat(store.calls).as("%s", options).hasSize(3);
+                assertThat(stream.hedgesSent()).isZero();
+            }
+        }
+    }
+
+    private static ByteBuffer bytesOf(Sample sample) {
+        return sample.fields().get(Sample.DATA).readAll();
+    }
+
+    /** A store of one object, "a", whose reads complete only when the test answers them. */
+    private static final class ControlledBackend extends ForwardingObjectBackend {
+        record Call(String key, ByteRange range, CompletableFuture<ByteBuffer> answer) {
+        }
+
+        private final MemoryBackend memory = new MemoryBackend();
+        private final byte[] object;
+        final List<Call> calls = new ArrayList<>();
+
+        ControlledBackend(int size) {
+            object = new byte[size];
+            new Random(size).nextBytes(object);
+            memory.put("a", object);
+        }
+
+        @Override
+        protected ObjectBackend delegate() {
+            return memory;
+        }
+
+        @Override
+        public synchronized CompletableFuture<ByteBuffer> readRangeAsync(String key, ByteRange range) {
+            Call call = new Call(key, range, new CompletableFuture<>());
+            calls.add(call);
+            return call.answer();
+        }
+
+        @Override
+        public ObjectBackend withMetrics(RequestMetrics metrics) {
+            return this;
+        }
+
+        /** Completes call {@code i} with its bytes. */
+        void answer(int i) {
+            Call call = calls.get(i);
+            call.answer().complete(memory.readRange(call.key(), call.range()));
+        }
+
+        void answerAll() {
+            for (int i = 0; i < calls.size(); i++) {
+                answer(i);
+            }
+        }
+
+        ByteBuffer slice(int offset, int length) {
+            return ByteBuffer.wrap(object, offset, length).slice();
+        }
+    }
+
+    /** Hedge checks that run only when the test fires them; its clock moves to a check's time when it fires. */
+    private static final class ManualTimer implements HedgeTimer {
+        record Check(long at, FutureTask<Void> task) {
+        }
+
+        final List<Check> hedges = new ArrayList<>();
+        private long now;
+
+        @Override
+        public synchronized Future<?> schedule(long delayNanos, Runnable check) {
+            assertThat(delayNanos).isPositive();
+            FutureTask<Void> task = new FutureTask<>(check, null);
+            hedges.add(new Check(now + delayNanos, task));
+            return task;
+        }
+
+        @Override
+        public synchronized long nanoTime() {
+            return now;
+        }
+
+        void fire(int i) {
+            Check check;
+            synchronized (this) {
+                check = hedges.get(i);
+                now = Math.max(now, check.at());
+            }
+            check.task().run();
+        }
+
+        /** Fires every check, those the firing schedules included. */
+        void fireAll() {
+            for (int i = 0; i < hedges.size(); i++) {
+                fire(i);
+            }
         }
     }
 

@@ -1,0 +1,128 @@
+package io.layoutbench.api.network;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * When a read is slow enough to be worth a duplicate (a hedged request): the rule optimized retrieval hedges by and
+ * {@link NetworkModel#expectation} predicts with, so the two agree.
+ *
+ * <p>A read of {@code b} bytes is checked {@link #firstCheckNanos} after it was sent: the profile's
+ * {@value #LATENCY_QUANTILE}-quantile of first-byte latency ({@code q = median x e^(z σ)}, {@code z} =
+ * {@value #LATENCY_QUANTILE_Z}) plus its bytes at its connection's rate. At a check, with {@code B} bytes of reads in
+ * flight (duplicates included), {@link #recheckNanos} decides:
+ * <ol>
+ *   <li>The link is the bottleneck ({@code B / hostPeak > q}: draining what is in flight takes longer than the
+ *       latency a duplicate could save): no duplicate now; check again when that would have drained. A duplicate
+ *       there only takes a share of the link from everyone, the read it copies included.</li>
+ *   <li>The read has not been out {@code q + max(b / perConnection, B / hostPeak)} (its latency quantile plus its
+ *       bytes at the slower of its connection's rate and its share of the link): check again then.</li>
+ *   <li>Otherwise: hedge it now.</li>
+ * </ol>
+ * The bytes in flight are taken when the check runs, not when the read was sent: the first reads of a burst see the
+ * whole burst in flight by then (taken at sending, the first of 86 reads of 776 kB saw 776 kB, not 67 MB, and was
+ * hedged while its bytes were still flowing).
+ *
+ * <p>Why this quantile: n reads side by side wait for the slowest of n first-byte draws; with σ 0.5 a duplicate
+ * sent at the q-quantile brings the expected slowest of 13 reads from 2.40 times the median to 2.27 (q = 0.9), 2.14
+ * (0.75) or 1.98 (0.5), at 10%, 25% and 50% more requests (20,000 simulated queries each; the slowest of 130: 3.75,
+ * 3.09, 2.84, 2.64): 0.75 buys most of what 0.5 does for half the extra requests. Why the profile and not the
+ * running query's peers: a query of 1 to 13 reads, the ones the tail hurts most, has too few peers to estimate a
+ * quantile from before it is over, and on a network that behaves as its profile says the peers would only estimate
+ * the profile's numbers.
+ *
+ * <p>With no jitter (σ 0) or no latency there is no tail to cut: a duplicate can only be as slow as the read it
+ * copies, so {@link #worthwhile} is false and nothing is hedged.
+ *
+ * <pre>{@code
+ * NetworkProfile t3 = NetworkProfiles.get("t3.medium");
+ * long first = HedgeDelay.firstCheckNanos(t3, 110_000);                   // 42 ms + 1.9 ms
+ * long wait = HedgeDelay.recheckNanos(t3, 110_000, 110_000, first);       // 0: alone and late: hedge it
+ * long busy = HedgeDelay.recheckNanos(t3, 776_000, 66_700_000, first);    // 107 ms: the link is the bottleneck
+ * }</pre>
+ */
+public final class HedgeDelay {
+
+    /** The quantile of the profile's first-byte latency a read must exceed (plus its transfer) to be hedged. */
+    public static final double LATENCY_QUANTILE = 0.75;
+
+    /** The standard normal quantile of {@link #LATENCY_QUANTILE}. */
+    public static final double LATENCY_QUANTILE_Z = 0.6744897501960817;
+
+    private HedgeDelay() {
+    }
+
+    /**
+     * Whether hedging can shorten reads on {@code profile}: its first-byte latency has a spread (σ > 0).
+     *
+     * <pre>{@code
+     * HedgeDelay.worthwhile(NetworkProfiles.get("t3.medium"));                          // true: σ 0.5
+     * HedgeDelay.worthwhile(NetworkProfiles.get("t3.medium").withLatencyJitter(0));     // false
+     * }</pre>
+     */
+    public static boolean worthwhile(NetworkProfile profile) {
+        requireNonNull(profile, "profile is null");
+        return profile.latencyJitter() > 0 && !profile.firstByteLatency().isZero();
+    }
+
+    /**
+     * How long after it was sent a read of {@code readBytes} is first checked: the latency quantile plus its bytes
+     * at its connection's rate; {@link Long#MAX_VALUE} (never) where hedging is not {@link #worthwhile}.
+     *
+     * <pre>{@code
+     * timer.schedule(HedgeDelay.firstCheckNanos(profile, request.bytes()), read::check);
+     * }</pre>
+     *
+     * @throws IllegalArgumentException if {@code readBytes} is negative
+     */
+    public static long firstCheckNanos(NetworkProfile profile, long readBytes) {
+        if (readBytes < 0) {
+            throw new IllegalArgumentException("readBytes must be >= 0, got " + readBytes);
+        }
+        if (!worthwhile(profile)) {
+            return Long.MAX_VALUE;
+        }
+        return nanos(latencyQuantileNanos(profile) + transferNanos(readBytes, profile.connectionBytesPerSecond()));
+    }
+
+    /**
+     * At a check of a read of {@code readBytes} sent {@code sentAgoNanos} ago and not yet complete, with
+     * {@code bytesInFlight} bytes of reads in flight (duplicates included): 0 to hedge it now, else how long to
+     * wait before checking again; {@link Long#MAX_VALUE} where hedging is not {@link #worthwhile}.
+     *
+     * <pre>{@code
+     * long wait = HedgeDelay.recheckNanos(profile, bytes, bytesInFlight, now - sentAt);
+     * if (wait == 0) sendDuplicate(); else if (wait != Long.MAX_VALUE) timer.schedule(wait, read::check);
+     * }</pre>
+     *
+     * @throws IllegalArgumentException if a count or the time is negative
+     */
+    public static long recheckNanos(NetworkProfile profile, long readBytes, long bytesInFlight, long sentAgoNanos) {
+        if (readBytes < 0 || bytesInFlight < 0 || sentAgoNanos < 0) {
+            throw new IllegalArgumentException("readBytes, bytesInFlight and sentAgoNanos must be >= 0, got "
+                    + readBytes + ", " + bytesInFlight + " and " + sentAgoNanos);
+        }
+        if (!worthwhile(profile)) {
+            return Long.MAX_VALUE;
+        }
+        double latency = latencyQuantileNanos(profile);
+        double drain = transferNanos(Math.max(readBytes, bytesInFlight), profile.host().burstBytesPerSecond());
+        if (drain > latency) {
+            return Math.max(1, nanos(drain));
+        }
+        double due = latency + Math.max(transferNanos(readBytes, profile.connectionBytesPerSecond()), drain);
+        return Math.max(0, nanos(due) - sentAgoNanos);
+    }
+
+    private static double latencyQuantileNanos(NetworkProfile profile) {
+        return profile.firstByteLatency().toNanos() * Math.exp(LATENCY_QUANTILE_Z * profile.latencyJitter());
+    }
+
+    /** Nanoseconds to move {@code bytes} at {@code bytesPerSecond} (zero at an infinite rate). */
+    private static double transferNanos(long bytes, double bytesPerSecond) {
+        return Double.isInfinite(bytesPerSecond) ? 0 : bytes / bytesPerSecond * 1e9;
+    }
+
+    private static long nanos(double nanos) {
+        return nanos >= Long.MAX_VALUE ? Long.MAX_VALUE : Math.round(nanos);
+    }
+}

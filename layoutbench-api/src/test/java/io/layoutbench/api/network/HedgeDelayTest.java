@@ -1,0 +1,52 @@
+package io.layoutbench.api.network;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
+import org.junit.jupiter.api.Test;
+
+class HedgeDelayTest {
+
+    private static final NetworkProfile T3 = NetworkProfiles.T3_MEDIUM;
+    private static final double QUANTILE = 30e6 * Math.exp(HedgeDelay.LATENCY_QUANTILE_Z * 0.5);
+
+    @Test
+    void aReadIsFirstCheckedAtTheLatencyQuantilePlusItsBytesOnItsConnection() {
+        double transfer = 110_000 / T3.connectionBytesPerSecond() * 1e9;
+
+        assertThat((double) HedgeDelay.firstCheckNanos(T3, 110_000)).isCloseTo(QUANTILE + transfer, within(1.0));
+    }
+
+    @Test
+    void aLateReadOnAnIdleLinkIsHedgedAtItsFirstCheck() {
+        long first = HedgeDelay.firstCheckNanos(T3, 110_000);
+
+        assertThat(HedgeDelay.recheckNanos(T3, 110_000, 110_000, first)).isZero();
+        assertThat(HedgeDelay.recheckNanos(T3, 110_000, 110_000, first + 1_000_000)).isZero();
+        assertThat(HedgeDelay.recheckNanos(T3, 110_000, 110_000, first - 1_000_000)).isEqualTo(1_000_000);
+    }
+
+    @Test
+    void aReadSharingALinkWaitsForItsShareAndABusyLinkPutsHedgesOff() {
+        long first = HedgeDelay.firstCheckNanos(T3, 110_000);
+        // 20 MB in flight: 32 ms at 5 Gbps, under the 42 ms quantile: due at 42 + 32 ms.
+        long share = HedgeDelay.recheckNanos(T3, 110_000, 20_000_000, first);
+        // 66.7 MB in flight: 107 ms, longer than the latency a duplicate could save: check again once it drained.
+        long busy = HedgeDelay.recheckNanos(T3, 776_000, 66_700_000, first);
+
+        assertThat((double) share).isCloseTo(QUANTILE + 32e6 - first, within(1e5));
+        assertThat((double) busy).isCloseTo(106.72e6, within(1e5));
+    }
+
+    @Test
+    void withoutJitterOrLatencyNothingIsHedged() {
+        assertThat(HedgeDelay.worthwhile(T3)).isTrue();
+        assertThat(HedgeDelay.worthwhile(T3.withLatencyJitter(0))).isFalse();
+        assertThat(HedgeDelay.worthwhile(NetworkProfiles.NONE)).isFalse();
+        assertThat(HedgeDelay.firstCheckNanos(T3.withLatencyJitter(0), 1000)).isEqualTo(Long.MAX_VALUE);
+        assertThat(HedgeDelay.recheckNanos(NetworkProfiles.NONE, 1000, 1000, 0)).isEqualTo(Long.MAX_VALUE);
+        assertThatThrownBy(() -> HedgeDelay.firstCheckNanos(T3, -1)).hasMessageContaining("readBytes");
+        assertThatThrownBy(() -> HedgeDelay.recheckNanos(T3, 1, 1, -1)).hasMessageContaining("sentAgoNanos");
+    }
+}
