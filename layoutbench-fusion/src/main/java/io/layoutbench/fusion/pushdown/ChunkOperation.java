@@ -89,6 +89,18 @@ public record ChunkOperation(Kind kind, String queryId, String key, String gener
                 groupIds, groups);
     }
 
+    /** The selected rows; a view of its own, so reading it changes nothing here. */
+    @Override
+    public ByteBuffer rows() {
+        return rows.duplicate();
+    }
+
+    /** The selected rows' groups; a view of its own, so reading it changes nothing here. */
+    @Override
+    public ByteBuffer groupIds() {
+        return groupIds.duplicate();
+    }
+
     /** Bytes the request moves to the node, as the cost model counts them. */
     public long requestBytes() {
         return HEADER_BYTES + predicate.getBytes(StandardCharsets.UTF_8).length + rows.remaining()

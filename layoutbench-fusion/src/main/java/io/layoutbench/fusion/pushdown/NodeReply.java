@@ -32,6 +32,12 @@ public record NodeReply(int node, ByteBuffer body, long workNanos, long fromOthe
         }
     }
 
+    /** The result; a view of its own, so reading it changes nothing here. */
+    @Override
+    public ByteBuffer body() {
+        return body.duplicate();
+    }
+
     /** This reply as run by {@code runner}: a client sets the node it reached. */
     public NodeReply ranOn(int runner) {
         return new NodeReply(runner, body, workNanos, fromOtherNodes, degraded);
