@@ -1,21 +1,29 @@
 package io.layoutbench.fusion.cluster;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.layoutbench.api.backend.ObjectBackend;
+import io.layoutbench.api.backend.ObjectInfo;
 import io.layoutbench.api.backend.ObjectNotFoundException;
 import io.layoutbench.api.backend.StorageException;
 import io.layoutbench.backend.memory.MemoryBackend;
 import io.layoutbench.fusion.pushdown.ChunkOperation;
 import io.layoutbench.fusion.pushdown.NodeOperators;
 import io.layoutbench.fusion.pushdown.PushdownEngineContract;
+import io.layoutbench.fusion.pushdown.PushdownMode;
+import io.layoutbench.fusion.pushdown.PushdownResult;
 import io.layoutbench.fusion.store.FacBackend;
 import io.layoutbench.fusion.store.FacOptions;
 
 import java.net.URI;
+import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
 
@@ -26,6 +34,8 @@ import org.junit.jupiter.api.Test;
  * up and with nodes 0, 4 and 8 stopped.
  */
 class FlightPushdownEngineTest extends PushdownEngineContract {
+
+    private static final String KEY = "tpch/lineitem.parquet";
 
     /** The nodes' objects, which outlive their servers as disks outlive their processes. */
     private final List<ObjectBackend> disks = new ArrayList<>();
@@ -71,6 +81,37 @@ class FlightPushdownEngineTest extends PushdownEngineContract {
                     .hasMessageContaining("generation 0-old").hasMessageContaining("replaced");
             assertThatThrownBy(() -> operators.run(0, ChunkOperation.filter("q", "no/such.parquet", "g", 0, "x",
                     "x < 2", false)).join()).hasCauseInstanceOf(ObjectNotFoundException.class);
+        }
+    }
+
+    /**
+     * A node whose blocks return wrong bytes: its operators' chunk reads fail their CRC32C, and the node rebuilds the
+     * chunks from other blocks of their stripes; the answer is the baseline's.
+     */
+    @Test
+    void aCorruptBlockOnANodeIsCaughtByItsChecksumAndRebuilt() {
+        String sql = "SELECT l_orderkey, l_comment, l_extendedprice FROM lineitem WHERE l_quantity < 3";
+        List<List<Object>> expected = rows(engine(PushdownMode.BASELINE).execute(KEY, sql, PushdownMode.BASELINE));
+        int node = 3;
+        Map<String, byte[]> originals = new HashMap<>();
+        try (Stream<ObjectInfo> blocks = disks.get(node).list("blocks/")) {
+            blocks.forEach(block -> {
+                ByteBuffer stored = disks.get(node).readAllAsync(block.key()).join();
+                byte[] bytes = new byte[stored.remaining()];
+                stored.get(bytes);
+                originals.put(block.key(), bytes.clone());
+                bytes[bytes.length / 2] ^= 0x5a;
+                disks.get(node).put(block.key(), bytes);
+            });
+        }
+        assertThat(originals).as("blocks on node %d", node).isNotEmpty();
+        try {
+            PushdownResult result = engine(PushdownMode.PAPER).execute(KEY, sql, PushdownMode.PAPER);
+
+            assertThat(rows(result)).isEqualTo(expected);
+            assertThat(result.report().degradedChunks()).as("chunks rebuilt after a checksum failure").isPositive();
+        } finally {
+            originals.forEach((key, bytes) -> disks.get(node).put(key, bytes));
         }
     }
 

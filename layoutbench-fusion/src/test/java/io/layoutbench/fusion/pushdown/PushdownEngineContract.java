@@ -559,7 +559,8 @@ public abstract class PushdownEngineContract {
                 + chunkBytes("l_returnflag") + chunkBytes("l_linestatus") + chunkBytes("l_extendedprice"));
     }
 
-    private PushdownEngine engine(PushdownMode mode) {
+    /** An engine over the Fusion store with the operators under test, or over the baseline store for BASELINE. */
+    protected final PushdownEngine engine(PushdownMode mode) {
         return mode == PushdownMode.BASELINE ? new PushdownEngine(baseline, ClusterModel.paper())
                 : new PushdownEngine(fusion, ClusterModel.paper(), operators);
     }
@@ -601,7 +602,8 @@ public abstract class PushdownEngineContract {
         return "read_parquet('" + parquet.toString().replace("'", "''") + "')";
     }
 
-    private static List<List<Object>> rows(PushdownResult result) {
+    /** The rows of a result, each a list of its values. */
+    protected static List<List<Object>> rows(PushdownResult result) {
         ColumnarTable table = result.rows();
         List<List<Object>> rows = new ArrayList<>();
         for (int r = 0; r < table.rowCount(); r++) {
