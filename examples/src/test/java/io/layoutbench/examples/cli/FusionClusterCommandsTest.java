@@ -107,8 +107,11 @@ class FusionClusterCommandsTest {
             assertThat(table.exitCode()).as(table.err()).isZero();
             assertThat(table.out().lines().toList()).hasSize(4).first().asString()
                     .matches("l_orderkey +l_linenumber +l_shipmode +l_extendedprice");
-            assertThat(table.errLines()).singleElement().asString().startsWith("2 rows; ")
-                    .contains("bytes moved", " ms");
+            assertThat(table.errLines()).hasSize(2);
+            assertThat(table.errLines().get(0)).startsWith("2 rows; ").contains("bytes moved", " ms");
+            // The operators ran on the nodes: the nodes' links carried what was pushed down.
+            assertThat(table.errLines().get(1)).matches("bytes each node's link carried: node 0 \\d+, node 1 \\d+, "
+                    + "node 2 \\d+").doesNotMatch(".*node 0 0, node 1 0, node 2 0");
 
             CliRunner csv = CliRunner.run("fusion", "query", sql, "--cluster", cluster, "--format", "csv",
                     "--mode", "baseline");
