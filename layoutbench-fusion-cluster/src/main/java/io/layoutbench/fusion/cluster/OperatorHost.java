@@ -3,6 +3,7 @@ package io.layoutbench.fusion.cluster;
 import static java.util.Objects.requireNonNull;
 
 import io.layoutbench.api.backend.ObjectBackend;
+import io.layoutbench.api.metrics.RequestMetrics;
 import io.layoutbench.fusion.pushdown.ChunkOperator;
 import io.layoutbench.fusion.pushdown.NodeReply;
 import io.layoutbench.fusion.store.FacBackend;
@@ -33,6 +34,13 @@ final class OperatorHost implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(OperatorHost.class);
     private static final int STORES = 4;
+    /**
+     * Reads from peers are tried once: a block a peer cannot serve is rebuilt from other blocks of its stripe at once
+     * (the FAC read's own fallback) rather than after the client's retries and their backoff, which a dead peer would
+     * cost every chunk that has a piece on it.
+     */
+    private static final FlightNodeBackend.Options PEER_OPTIONS = FlightNodeBackend.Options.defaults()
+            .withRetryPolicy(FlightNodeBackend.Options.defaults().retryPolicy().withMaxAttempts(1));
 
     private final ObjectBackend local;
     private final String name;
@@ -100,7 +108,8 @@ final class OperatorHost implements AutoCloseable {
                 if (i == self) {
                     nodes.add(store.prefix().isEmpty() ? local : PrefixedBackend.of(local, store.prefix()));
                 } else {
-                    ObjectBackend peer = new FlightNodeBackend(store.nodes().get(i));
+                    ObjectBackend peer = new FlightNodeBackend(store.nodes().get(i), PEER_OPTIONS,
+                            RequestMetrics.NONE);
                     peers.add(peer);
                     nodes.add(store.prefix().isEmpty() ? peer : PrefixedBackend.of(peer, store.prefix()));
                 }
