@@ -5,15 +5,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.layoutbench.evaluation.tpch.TpchParquet;
 import io.layoutbench.fusion.cluster.ClusterFile;
 import io.layoutbench.fusion.cluster.NodeProcess;
+import io.layoutbench.parquet.testing.DuckDb;
 
 import java.net.URI;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.Statement;
 import java.time.Instant;
 import java.util.List;
-import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
@@ -217,12 +216,7 @@ class FusionClusterCommandsTest {
     /** Two rows of DECIMAL(18,6) and DECIMAL(18,8) values that doubles do not hold, written by DuckDB. */
     private static Path decimalParquet(Path dir) throws Exception {
         Path file = dir.resolve("decimals.parquet");
-        Properties properties = new Properties();
-        properties.setProperty("home_directory", dir.resolve("duckdb").toString());
-        properties.setProperty("extension_directory", dir.resolve("duckdb/extensions").toString());
-        properties.setProperty("autoinstall_known_extensions", "false");
-        properties.setProperty("autoload_known_extensions", "false");
-        try (Connection duckdb = DriverManager.getConnection("jdbc:duckdb:", properties);
+        try (Connection duckdb = DuckDb.connect(dir);
                 Statement statement = duckdb.createStatement()) {
             statement.execute("COPY (SELECT CAST(k AS BIGINT) AS k, CAST(d AS DECIMAL(18,6)) AS d, "
                     + "CAST(e AS DECIMAL(18,8)) AS e FROM (VALUES (1, '123456789012.345678', '0.00000001'), "

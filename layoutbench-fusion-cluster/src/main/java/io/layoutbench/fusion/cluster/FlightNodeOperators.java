@@ -12,9 +12,9 @@ import io.layoutbench.fusion.store.FacOptions;
 
 import java.net.URI;
 import java.util.ArrayList;
-import java.util.List;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;

@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.Locale;
 
 /**
  * One operator of a pushed-down query, to run on the storage node that holds a column chunk: what the coordinator
@@ -165,7 +166,7 @@ public record ChunkOperation(Kind kind, String queryId, String key, String gener
 
     @Override
     public String toString() {
-        return kind.name().toLowerCase(java.util.Locale.ROOT) + " of " + column + " in row group " + rowGroup
+        return kind.name().toLowerCase(Locale.ROOT) + " of " + column + " in row group " + rowGroup
                 + " of " + key + (predicate.isEmpty() ? "" : " (" + predicate + ")");
     }
 

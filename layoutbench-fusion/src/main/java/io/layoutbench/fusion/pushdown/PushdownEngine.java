@@ -821,13 +821,15 @@ public final class PushdownEngine {
                 }
                 Map<String, NodeCall> aggregates = new HashMap<>();
                 ByteBuffer selection = null;
+                ByteBuffer ids = null;   // the selection and the group ids, encoded once for all columns
                 for (String column : onNodes.keySet()) {
                     if (arithmeticColumns.contains(column) || fetchPlan || fetched.containsKey(column)) {
                         continue;   // its values are here, or the plan fetches its chunk: aggregated here
                     }
-                    selection = selection != null ? selection : serialized(rows);
-                    ByteBuffer ids = query.isGrouped() ? GroupKeys.packIds(local.ids(), groups)
-                            : ByteBuffer.allocate(0);
+                    if (selection == null) {
+                        selection = serialized(rows);
+                        ids = query.isGrouped() ? GroupKeys.packIds(local.ids(), groups) : ByteBuffer.allocate(0);
+                    }
                     aggregates.put(column, send(group, column, ChunkOperation.aggregate(queryId, key,
                             manifest.generation(), group.index(), column, selection, ids, groups), selectivity));
                 }

@@ -13,19 +13,18 @@ import io.layoutbench.fusion.coding.CodingPlan;
 import io.layoutbench.fusion.store.FacBackend;
 import io.layoutbench.fusion.store.FacManifest;
 import io.layoutbench.fusion.store.FacOptions;
+import io.layoutbench.parquet.testing.DuckDb;
 
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Properties;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -81,11 +80,7 @@ public abstract class PushdownEngineContract {
         baseline = FacBackend.create(baselineNodes, FacOptions.builder().overheadBudget(0).fixedBlockSize(64 << 10)
                 .build(), true);
         baseline.put(KEY, file);
-        Properties properties = new Properties();
-        properties.setProperty("home_directory", dir.resolve("duckdb").toString());
-        properties.setProperty("extension_directory", dir.resolve("duckdb/extensions").toString());
-        Class.forName("org.duckdb.DuckDBDriver");   // registered, or the reason it cannot be
-        duckdb = DriverManager.getConnection("jdbc:duckdb:", properties);
+        duckdb = DuckDb.connect(dir);
 
         decimalFile = dir.resolve("lineitem-decimal.parquet");
         try (Statement statement = duckdb.createStatement()) {

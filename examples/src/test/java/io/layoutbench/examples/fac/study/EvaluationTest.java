@@ -13,17 +13,16 @@ import io.layoutbench.fusion.coding.ObjectSource;
 import io.layoutbench.fusion.coding.ParquetChunkMaps;
 import io.layoutbench.fusion.coding.RegionKind;
 import io.layoutbench.parquet.ParquetObject;
+import io.layoutbench.parquet.testing.DuckDb;
 
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Properties;
 import java.util.SplittableRandom;
 
 import org.junit.jupiter.api.Test;
@@ -104,12 +103,7 @@ class EvaluationTest {
             assertThat(ParquetObject.open(files, "lineitem.parquet").footer().rowGroups().get(0).columns().get(0)
                     .codec().name()).isEqualTo("SNAPPY");
         }
-        Properties properties = new Properties();
-        properties.setProperty("home_directory", dir.resolve("duckdb").toString());
-        properties.setProperty("extension_directory", dir.resolve("duckdb/extensions").toString());
-        properties.setProperty("autoinstall_known_extensions", "false");
-        properties.setProperty("autoload_known_extensions", "false");
-        try (Connection duckdb = DriverManager.getConnection("jdbc:duckdb:", properties);
+        try (Connection duckdb = DuckDb.connect(dir);
                 Statement statement = duckdb.createStatement();
                 ResultSet rows = statement.executeQuery("SELECT count(*), sum(l_quantity), max(l_shipdate) FROM "
                         + "read_parquet('" + lineitem.file() + "')")) {
