@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.layoutbench.api.layout.RetrievalMode;
 import io.layoutbench.api.model.DatasetMetadata;
+import io.layoutbench.api.network.HedgeDelay;
 import io.layoutbench.datasets.synthetic.ImageNetScale;
 import io.layoutbench.datasets.synthetic.SyntheticImageNet;
 
@@ -43,7 +44,8 @@ class AdvisorTest {
 
         Recommendation best = advice.best();
         assertThat(best.layout()).isIn("l1", "l2");
-        assertThat(best.query("Q1").requests()).isEqualTo(1);
+        // One read, raced on the idle link: sent at most HedgeDelay.MAX_RACED_COPIES times at once.
+        assertThat(best.query("Q1").requests()).isBetween(1L, (long) HedgeDelay.MAX_RACED_COPIES);
         List<Recommendation> l3Paper = advice.ranked().stream()
                 .filter(r -> r.layout().equals("l3") && r.mode() == RetrievalMode.PAPER).toList();
         assertThat(l3Paper).isNotEmpty().allSatisfy(r -> {

@@ -6,6 +6,7 @@ import io.layoutbench.api.layout.PlannedRequest;
 import io.layoutbench.api.layout.QueryOptions;
 import io.layoutbench.api.layout.RetrievalPlan;
 import io.layoutbench.api.metrics.MetricsSnapshot;
+import io.layoutbench.api.network.HedgeDelay;
 import io.layoutbench.api.network.NetworkModel;
 import io.layoutbench.api.network.NetworkProfile;
 
@@ -92,7 +93,11 @@ public final class CostModel {
      * <p>When the options hedge reads ({@link QueryOptions#hedgesReads()}), data reads are priced with the same rule
      * ({@link NetworkModel#expectation} with hedging): a read slower than {@link io.layoutbench.api.network.HedgeDelay}
      * gets a duplicate, so it takes {@code min(first, delay + second)}; the duplicates expected are added to the
-     * requests, and the bytes their losers are expected to have received to the bytes. Metadata reads are not
+     * requests, and the bytes their losers are expected to have received to the bytes. A batch that retrieval races
+     * ({@link io.layoutbench.api.network.HedgeDelay#racedCopies}, decided on the same sizes, concurrency and network)
+     * is priced raced: every read's copies at once, the losers cancelled at the winner's first byte, as retrieval
+     * does on a backend that signals first bytes ({@link io.layoutbench.api.backend.SupportsFirstByteSignal}: the
+     * simulated network; on another it hedges late, and this under-predicts such a batch). Metadata reads are not
      * hedged (they are not sent through the retrieval that hedges).
      *
      * <p>The client's own work ({@link #clientWork()}): a cold client decodes its metadata before it can plan the
@@ -123,8 +128,10 @@ public final class CostModel {
         if (!plan.dataRequests().isEmpty()) {
             int concurrency = effectiveConcurrency(plan.dataRequests(), options);
             NetworkProfile link = cold ? network : network.withConnectionSetup(Duration.ZERO);
+            int copies = options.hedgesReads() ? HedgeDelay.racedCopies(network,
+                    plan.dataRequests().stream().map(PlannedRequest::bytes).toList(), concurrency) : 0;
             NetworkModel.Expectation expected = NetworkModel.expectation(link, sizes(plan.dataRequests(), cold),
-                    concurrency, options.hedgesReads());
+                    concurrency, copies);
             hedgedRequests = expected.hedgedRequests();
             duplicateBytes = expected.duplicateBytes();
             double transfer = seconds(expected.time());

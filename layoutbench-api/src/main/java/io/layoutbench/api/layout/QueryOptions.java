@@ -62,9 +62,10 @@ import java.util.stream.LongStream;
  * @param payload          whether to read payload fields at all (default true); false ({@link #withoutPayload()})
  *                         returns samples of metadata only, reading no payload byte (a metadata query: which samples
  *                         match, their sizes, what a Spark read that selects no payload column needs)
- * @param hedging          in optimized mode, whether a read slower than the network's profile expects gets one
- *                         duplicate request, the first of the two to complete winning and the other cancelled
- *                         (default true; see {@link #withHedging}). Paper mode never hedges.
+ * @param hedging          in optimized mode, whether reads get copies: a small batch on an idle link is raced
+ *                         (each read sent two or three times at once), any other read slower than the network's
+ *                         profile expects gets one duplicate; the first copy to answer wins and the others are
+ *                         cancelled (default true; see {@link #withHedging}). Paper mode never hedges.
  */
 public record QueryOptions(RetrievalMode mode, int maxConcurrency, ResultOrder order, long coalesceGapBytes,
         NetworkProfile network, Objective objective, long maxBufferedBytes, double maxReadAmplification,
@@ -286,11 +287,16 @@ public record QueryOptions(RetrievalMode mode, int maxConcurrency, ResultOrder o
      * of a read that has not completed when {@link HedgeDelay} says it should have (the profile's 75th-percentile
      * first-byte latency plus the time its bytes take, its share of the link included; not while what is in flight
      * keeps the link busy for longer than that latency); the first of the two to complete wins and the other is
-     * cancelled. A duplicate is a request: it holds a slot of the read window and a share of the byte budget while
-     * in flight, is counted among the query's requests (and in
-     * {@link io.layoutbench.api.metrics.MetricsSnapshot#hedgedRequests}), and the bytes the loser received count as
+     * cancelled. A batch of reads that late duplicates cannot bring near its bound (a few dozen reads on an idle
+     * link wait for the slowest of as many latency draws) is raced instead: each read goes two or three times at
+     * once, as {@link HedgeDelay#racedCopies} chooses, and the losers are cancelled at the winner's first byte,
+     * before they move any bytes; only a backend that signals first bytes
+     * ({@link io.layoutbench.api.backend.SupportsFirstByteSignal}) is raced, reads from any other are hedged late.
+     * A duplicate or copy is a request: it holds a slot of the read window and a share of the byte budget while in
+     * flight, is counted among the query's requests (and in
+     * {@link io.layoutbench.api.metrics.MetricsSnapshot#hedgedRequests}), and the bytes a loser received count as
      * transferred. Only optimized mode hedges; on a profile without latency jitter there is no tail to cut and
-     * nothing is hedged. The cost model predicts with the same rule.
+     * nothing is hedged. The cost model predicts with the same rules.
      *
      * <pre>{@code
      * QueryOptions noDuplicates = QueryOptions.defaults().withHedging(false);   // one request per planned read

@@ -2,6 +2,10 @@ package io.layoutbench.api.network;
 
 import static java.util.Objects.requireNonNull;
 
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
 /**
  * When a read is slow enough to be worth a duplicate (a hedged request): the rule optimized retrieval hedges by and
  * {@link NetworkModel#expectation} predicts with, so the two agree.
@@ -48,7 +52,99 @@ public final class HedgeDelay {
     /** The standard normal quantile of {@link #LATENCY_QUANTILE}. */
     public static final double LATENCY_QUANTILE_Z = 0.6744897501960817;
 
+    /** Batches of more reads than this are never raced: {@link #racedCopies} would not pay for its simulation. */
+    public static final int MAX_RACED_READS = 256;
+
+    /** The most copies of a read {@link #racedCopies} sends at once. */
+    public static final int MAX_RACED_COPIES = 3;
+
+    /**
+     * How much of the expected time one more copy of every read must save to be sent: a twentieth. A copy costs a GET
+     * ($0.0000004) and, cancelled at the winner's first byte, no transfer; a twentieth of a 30-50 ms query is 1.5-2.5
+     * ms.
+     */
+    public static final double MIN_RACE_GAIN = 0.05;
+
+    /**
+     * Requests {@link #racedCopies} simulates per choice it weighs (runs of the batch, at least one): it runs while a
+     * query waits, so a quarter of what a prediction simulates.
+     */
+    private static final int CHOICE_READS = NetworkModel.EXPECTATION_READS / 4;
+
+    /** Choices of {@link #racedCopies} kept, by profile, concurrency and sizes: a repeated query is not simulated. */
+    private static final int REMEMBERED_CHOICES = 256;
+
+    private static final Map<List<Object>, Integer> CHOICES = new LinkedHashMap<>(64, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<List<Object>, Integer> eldest) {
+            return size() > REMEMBERED_CHOICES;
+        }
+    };
+
     private HedgeDelay() {
+    }
+
+    /**
+     * How many copies of each read of a batch to send at once (a race: the first copy to complete wins, the others
+     * are cancelled): 1 (no race: reads are hedged late, as {@link #firstCheckNanos} says), 2 or 3. A hedge sent at
+     * the 75th percentile cannot cut the tail of a batch of a few dozen reads far enough: the slowest of 13
+     * first-byte draws (σ 0.5) is 2.4 times the median, 2.1 with late hedges, 1.5 with two copies of every read and
+     * 1.2 with three (20,000 simulated batches each). Copies are cheap where the link is idle (a GET costs $0.0000004,
+     * and a loser cancelled before its first byte moves nothing) and dear where it is busy (they take its bandwidth
+     * from the reads they copy), so the choice is the network model's: the expected time of the batch
+     * ({@link NetworkModel#expectation(NetworkProfile, List, int, int)}) with late hedges, then with 2 and 3 copies,
+     * each taken only if it saves at least {@value #MIN_RACE_GAIN} of the time before it. The cost model predicts
+     * with the same choice. Not raced (1): batches of more bytes than the profile's bandwidth-delay product (the link
+     * bounds them, not a latency draw, and the model's small gain there was lost to the client's work for the copies:
+     * at mini on t3.medium, raced Q6 and Q7, 66 MB each, went from 1.1-1.3 times their bound to 1.4-1.6), batches of
+     * more than {@value #MAX_RACED_READS} reads, and profiles where hedging is not {@link #worthwhile}.
+     *
+     * <pre>{@code
+     * NetworkProfile t3 = NetworkProfiles.get("t3.medium");
+     * HedgeDelay.racedCopies(t3, Collections.nCopies(13, 92_000L), 297);     // 3: thirteen small reads, idle link
+     * HedgeDelay.racedCopies(t3, Collections.nCopies(86, 776_000L), 297);    // 1: 67 MB, over t3's 19 MB BDP
+     * }</pre>
+     *
+     * @throws IllegalArgumentException if {@code concurrency} is below 1
+     */
+    public static int racedCopies(NetworkProfile profile, List<Long> requestSizes, int concurrency) {
+        requireNonNull(profile, "profile is null");
+        requireNonNull(requestSizes, "requestSizes is null");
+        if (concurrency < 1) {
+            throw new IllegalArgumentException("concurrency must be >= 1, got " + concurrency);
+        }
+        if (!worthwhile(profile) || requestSizes.isEmpty() || requestSizes.size() > MAX_RACED_READS) {
+            return 1;
+        }
+        long batchBytes = 0;
+        for (Long size : requestSizes) {
+            batchBytes += requireNonNull(size, "a request size is null");
+        }
+        if (batchBytes > profile.bandwidthDelayProduct()) {
+            return 1;   // the link, not a latency draw, bounds the batch
+        }
+        List<Object> key = List.of(profile, concurrency, List.copyOf(requestSizes));
+        synchronized (CHOICES) {
+            Integer known = CHOICES.get(key);
+            if (known != null) {
+                return known;
+            }
+        }
+        long best = NetworkModel.expectation(profile, requestSizes, concurrency, 1, CHOICE_READS).time().toNanos();
+        int copies = 1;
+        for (int more = 2; more <= MAX_RACED_COPIES; more++) {
+            long time = NetworkModel.expectation(profile, requestSizes, concurrency, more, CHOICE_READS).time()
+                    .toNanos();
+            if (time > best * (1 - MIN_RACE_GAIN)) {
+                break;
+            }
+            best = time;
+            copies = more;
+        }
+        synchronized (CHOICES) {
+            CHOICES.put(key, copies);
+        }
+        return copies;
     }
 
     /**

@@ -254,12 +254,48 @@ public final class NetworkModel {
      */
     public static Expectation expectation(NetworkProfile profile, List<Long> requestSizes, int concurrency,
             boolean hedged) {
+        return expectation(profile, requestSizes, concurrency, hedged ? 1 : 0);
+    }
+
+    /**
+     * {@link #expectation(NetworkProfile, List, int, boolean)} with the reads sent as optimized retrieval sends them
+     * when it races ({@link HedgeDelay#racedCopies}): {@code copies} of 2 or more sends each read that many times at
+     * once, each copy a request with its own latency draw and a slot of the {@code concurrency} (the copies of a read
+     * go before the next read); the first copy to complete ends the read and the others are cancelled, and no read
+     * is hedged late. {@code copies} 1 is the hedging of the boolean form, 0 no hedging at all.
+     *
+     * <pre>{@code
+     * NetworkModel.Expectation raced = NetworkModel.expectation(NetworkProfiles.get("t3.medium"),
+     *         Collections.nCopies(13, 110_000L), 297, 2);
+     * raced.hedgedRequests();   // 13: one extra copy of each read
+     * }</pre>
+     *
+     * @throws IllegalArgumentException if {@code copies} is negative
+     */
+    public static Expectation expectation(NetworkProfile profile, List<Long> requestSizes, int concurrency,
+            int copies) {
+        return expectation(profile, requestSizes, concurrency, copies, EXPECTATION_READS);
+    }
+
+    /**
+     * {@link #expectation(NetworkProfile, List, int, int)} simulating about {@code readBudget} requests over all its
+     * runs (at least one run, at most {@value #EXPECTATION_RUNS}): a coarser, cheaper estimate, for a choice made
+     * while a query waits ({@link HedgeDelay#racedCopies}).
+     */
+    static Expectation expectation(NetworkProfile profile, List<Long> requestSizes, int concurrency, int copies,
+            int readBudget) {
         requireNonNull(profile, "profile is null");
         requireNonNull(requestSizes, "requestSizes is null");
+        if (copies < 0) {
+            throw new IllegalArgumentException("copies must be >= 0, got " + copies);
+        }
+        boolean hedged = copies > 0;
         if (profile.latencyJitter() == 0 || profile.firstByteLatency().isZero()) {
             return new Expectation(predict(profile, requestSizes, concurrency), 0, 0);
         }
-        int runs = Math.max(1, Math.min(EXPECTATION_RUNS, EXPECTATION_READS / Math.max(1, requestSizes.size())));
+        // Copies of a raced read are requests the runs simulate too.
+        int simulated = Math.max(1, requestSizes.size() * Math.max(1, copies));
+        int runs = Math.max(1, Math.min(EXPECTATION_RUNS, readBudget / simulated));
         long sum = 0;
         long hedges = 0;
         long duplicateBytes = 0;
@@ -268,7 +304,7 @@ public final class NetworkModel {
             // put one read at 1.65 times the median latency, not 1.13).
             NetworkModel model = withJitter(profile, run * 0x9E3779B97F4A7C15L);
             if (hedged) {
-                Expectation one = runHedged(model, requestSizes, concurrency);
+                Expectation one = runHedged(model, requestSizes, concurrency, copies);
                 sum += one.time().toNanos();
                 hedges += Math.round(one.hedgedRequests());
                 duplicateBytes += Math.round(one.duplicateBytes());
@@ -320,12 +356,14 @@ public final class NetworkModel {
         return Duration.ofNanos(model.nowNanos());
     }
 
-    /** One read of a hedged run: its request, when its hedge is next checked, and its duplicate once sent. */
+    /** One read of a hedged run: its request, when its hedge is next checked, and its copies once sent. */
     private static final class HedgedRead {
         final Transfer original;
         long nextCheck;
-        Transfer duplicate;
+        final List<Transfer> copies = new ArrayList<>(2);
         boolean done;
+        /** Raced, and one copy's first byte arrived: the others were cancelled, and no more copies go. */
+        boolean tied;
 
         HedgedRead(Transfer original, long nextCheck) {
             this.original = original;
@@ -333,8 +371,11 @@ public final class NetworkModel {
         }
     }
 
-    /** {@link #run} with the hedging rule of {@link #expectation}; one run's time, hedges and duplicate bytes. */
-    private static Expectation runHedged(NetworkModel model, List<Long> requestSizes, int concurrency) {
+    /**
+     * {@link #run} with the hedging rule of {@link #expectation} ({@code copies} 1) or racing ({@code copies} of 2
+     * or more); one run's time, extra requests and duplicate bytes.
+     */
+    private static Expectation runHedged(NetworkModel model, List<Long> requestSizes, int concurrency, int copies) {
         if (concurrency < 1) {
             throw new IllegalArgumentException("Prediction concurrency must be >= 1, got " + concurrency);
         }
@@ -355,12 +396,13 @@ public final class NetworkModel {
             while (inFlight < concurrency) {
                 HedgedRead hedge = due.poll();
                 if (hedge != null) {
-                    if (hedge.done) {
+                    if (hedge.done || hedge.tied) {
                         continue;
                     }
                     bytesInFlight += hedge.original.bytes();
-                    hedge.duplicate = model.submit(hedge.original.bytes());
-                    reads.put(hedge.duplicate, hedge);
+                    Transfer copy = model.submit(hedge.original.bytes());
+                    hedge.copies.add(copy);
+                    reads.put(copy, hedge);
                     hedges++;
                     inFlight++;
                 } else if (sizes.hasNext()) {
@@ -370,8 +412,14 @@ public final class NetworkModel {
                     HedgedRead read = new HedgedRead(transfer, plusNanos(model.nowNanos(),
                             HedgeDelay.firstCheckNanos(profile, bytes)));
                     reads.put(transfer, read);
-                    pending.add(read);
                     inFlight++;
+                    if (copies > 1) {
+                        for (int i = 1; i < copies; i++) {
+                            due.addFirst(read);   // raced: its copies go now, before the next read
+                        }
+                    } else {
+                        pending.add(read);
+                    }
                 } else {
                     break;
                 }
@@ -383,7 +431,25 @@ public final class NetworkModel {
                 pending.poll();
             }
             long nextCheck = pending.isEmpty() ? Long.MAX_VALUE : pending.peek().nextCheck;
-            for (Transfer completed : model.advanceTo(Math.min(model.nextEventNanos(), nextCheck))) {
+            List<Transfer> started = new ArrayList<>();
+            List<Transfer> completedNow = model.advanceTo(Math.min(model.nextEventNanos(), nextCheck), started);
+            for (Transfer first : started) {
+                // A raced read's first copy to answer: the others go before they move a byte.
+                HedgedRead read = reads.get(first);
+                if (copies < 2 || read == null || read.done || read.tied) {
+                    continue;
+                }
+                read.tied = true;
+                for (Transfer other : attempts(read)) {
+                    if (other != first && !other.isDone() && model.cancel(other)) {
+                        reads.remove(other);
+                        bytesInFlight -= other.bytes();
+                        inFlight--;
+                        duplicateBytes += other.receivedBytes();
+                    }
+                }
+            }
+            for (Transfer completed : completedNow) {
                 HedgedRead read = reads.remove(completed);
                 bytesInFlight -= completed.bytes();
                 inFlight--;
@@ -393,12 +459,13 @@ public final class NetworkModel {
                     continue;
                 }
                 read.done = true;
-                Transfer other = completed == read.original ? read.duplicate : read.original;
-                if (other != null && !other.isDone() && model.cancel(other)) {
-                    reads.remove(other);
-                    bytesInFlight -= other.bytes();
-                    inFlight--;
-                    duplicateBytes += other.receivedBytes();
+                for (Transfer other : attempts(read)) {
+                    if (other != completed && !other.isDone() && model.cancel(other)) {
+                        reads.remove(other);
+                        bytesInFlight -= other.bytes();
+                        inFlight--;
+                        duplicateBytes += other.receivedBytes();
+                    }
                 }
             }
             while (!pending.isEmpty() && pending.peek().nextCheck <= model.nowNanos()) {
@@ -417,6 +484,14 @@ public final class NetworkModel {
             }
         }
         return new Expectation(Duration.ofNanos(model.nowNanos()), hedges, duplicateBytes);
+    }
+
+    /** A hedged or raced read's requests: its original, then its copies. */
+    private static List<Transfer> attempts(HedgedRead read) {
+        List<Transfer> attempts = new ArrayList<>(1 + read.copies.size());
+        attempts.add(read.original);
+        attempts.addAll(read.copies);
+        return attempts;
     }
 
     /** The profile this model times. */
@@ -527,6 +602,20 @@ public final class NetworkModel {
      * @throws IllegalArgumentException if the target is before the current time
      */
     public List<Transfer> advanceTo(long targetNanos) {
+        return advanceTo(targetNanos, null);
+    }
+
+    /**
+     * {@link #advanceTo(long)}, adding to {@code firstBytes} (if not null) the requests whose first byte arrived on
+     * the way, in the order they arrived: what a client that abandons a race's losers at the winner's first byte
+     * hears.
+     *
+     * <pre>{@code
+     * List<NetworkModel.Transfer> started = new ArrayList<>();
+     * List<NetworkModel.Transfer> done = model.advanceTo(model.nextEventNanos(), started);
+     * }</pre>
+     */
+    public List<Transfer> advanceTo(long targetNanos, List<Transfer> firstBytes) {
         if (targetNanos < now) {
             throw new IllegalArgumentException("Cannot move the network model back from " + now + " ns to "
                     + targetNanos + " ns");
@@ -541,7 +630,7 @@ public final class NetworkModel {
             }
             flow(next - now);
             now = next;
-            handleEventsNow(completed);
+            handleEventsNow(completed, firstBytes);
         }
     }
 
@@ -630,7 +719,7 @@ public final class NetworkModel {
         }
     }
 
-    private void handleEventsNow(List<Transfer> completed) {
+    private void handleEventsNow(List<Transfer> completed, List<Transfer> firstBytes) {
         List<Transfer> finished = new ArrayList<>();
         for (Transfer transfer : onConnection) {
             // Judged at the rate that applied up to now: the rate after this instant may differ.
@@ -643,6 +732,9 @@ public final class NetworkModel {
                 transfer.receiving = true;
                 transfer.remainingBytes = transfer.bytes;
                 receiving++;
+                if (firstBytes != null) {
+                    firstBytes.add(transfer);
+                }
                 if (transfer.bytes == 0) {
                     finished.add(transfer);
                 }

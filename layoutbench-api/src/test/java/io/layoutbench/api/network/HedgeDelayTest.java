@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
+import java.util.Collections;
+import java.util.List;
+
 import org.junit.jupiter.api.Test;
 
 class HedgeDelayTest {
@@ -48,5 +51,31 @@ class HedgeDelayTest {
         assertThat(HedgeDelay.recheckNanos(NetworkProfiles.NONE, 1000, 1000, 0)).isEqualTo(Long.MAX_VALUE);
         assertThatThrownBy(() -> HedgeDelay.firstCheckNanos(T3, -1)).hasMessageContaining("readBytes");
         assertThatThrownBy(() -> HedgeDelay.recheckNanos(T3, 1, 1, -1)).hasMessageContaining("sentAgoNanos");
+    }
+
+    @Test
+    void aFewSmallReadsOnAnIdleLinkAreRacedAndALinkBoundBatchIsNot() {
+        List<Long> thirteen = Collections.nCopies(13, 92_000L);
+        List<Long> linkBound = Collections.nCopies(86, 776_000L);
+
+        int copies = HedgeDelay.racedCopies(T3, thirteen, 297);
+
+        assertThat(copies).isEqualTo(HedgeDelay.MAX_RACED_COPIES);
+        assertThat(HedgeDelay.racedCopies(T3, thirteen, 297)).as("remembered").isEqualTo(copies);
+        // Each copy taken saves at least a tenth of the time of the choice before it.
+        long late = NetworkModel.expectation(T3, thirteen, 297, 1).time().toNanos();
+        long thrice = NetworkModel.expectation(T3, thirteen, 297, 3).time().toNanos();
+        assertThat((double) thrice).isLessThanOrEqualTo(late * Math.pow(1 - HedgeDelay.MIN_RACE_GAIN, 2));
+        assertThat(HedgeDelay.racedCopies(T3, linkBound, 297)).isEqualTo(1);
+    }
+
+    @Test
+    void nothingIsRacedWithoutJitterAnEmptyBatchOrTooManyReads() {
+        assertThat(HedgeDelay.racedCopies(T3.withLatencyJitter(0), Collections.nCopies(13, 92_000L), 297)).isEqualTo(1);
+        assertThat(HedgeDelay.racedCopies(NetworkProfiles.NONE, Collections.nCopies(13, 92_000L), 297)).isEqualTo(1);
+        assertThat(HedgeDelay.racedCopies(T3, List.of(), 297)).isEqualTo(1);
+        assertThat(HedgeDelay.racedCopies(T3, Collections.nCopies(HedgeDelay.MAX_RACED_READS + 1, 1_000L), 297))
+                .isEqualTo(1);
+        assertThatThrownBy(() -> HedgeDelay.racedCopies(T3, List.of(1L), 0)).hasMessageContaining("concurrency");
     }
 }

@@ -314,6 +314,33 @@ class NetworkModelTest {
     }
 
     @Test
+    void racingSendsEveryCopyAndCutsTheTailFurtherThanLateHedges() {
+        List<Long> thirteen = Collections.nCopies(13, 110_000L);
+        NetworkModel.Expectation late = NetworkModel.expectation(NetworkProfiles.T3_MEDIUM, thirteen, 297, 1);
+        NetworkModel.Expectation twice = NetworkModel.expectation(NetworkProfiles.T3_MEDIUM, thirteen, 297, 2);
+        NetworkModel.Expectation thrice = NetworkModel.expectation(NetworkProfiles.T3_MEDIUM, thirteen, 297, 3);
+
+        assertThat(late).isEqualTo(NetworkModel.expectation(NetworkProfiles.T3_MEDIUM, thirteen, 297, true));
+        assertThat(twice.hedgedRequests()).isEqualTo(13.0);
+        assertThat(thrice.hedgedRequests()).isEqualTo(26.0);
+        assertThat(thrice.time()).isLessThan(twice.time());
+        assertThat(twice.time()).isLessThan(late.time());
+        // A loser is cancelled when the winner completes: it received at most its whole body.
+        assertThat(twice.duplicateBytes()).isBetween(0.0, 13 * 110_000.0);
+        assertThatThrownBy(() -> NetworkModel.expectation(NetworkProfiles.T3_MEDIUM, thirteen, 297, -1))
+                .hasMessageContaining("copies");
+    }
+
+    @Test
+    void aRacedReadsCopiesWaitForSlotsLikeAnyRequest() {
+        // One slot: a copy goes only when the read it copies has completed, and is then dropped unsent.
+        List<Long> sizes = Collections.nCopies(4, 110_000L);
+        NetworkModel.Expectation oneSlot = NetworkModel.expectation(NetworkProfiles.T3_MEDIUM, sizes, 1, 2);
+
+        assertThat(oneSlot.time()).isEqualTo(NetworkModel.expected(NetworkProfiles.T3_MEDIUM, sizes, 1));
+    }
+
+    @Test
     void withoutJitterHedgingChangesNothing() {
         NetworkProfile steady = NetworkProfiles.T3_MEDIUM.withLatencyJitter(0);
         List<Long> sizes = Collections.nCopies(40, 110_000L);

@@ -24,11 +24,18 @@ import java.util.function.Consumer;
  */
 final class SimulatedNetwork implements AutoCloseable {
 
-    /** What to do when a request's last simulated byte arrives, or when the network closes first. */
-    record Waiter(Consumer<NetworkModel.Transfer> onDone, Consumer<StorageException> onAbort) {
+    /**
+     * What to do when a request's first simulated byte arrives ({@code onFirstByte}, may be null), when its last
+     * arrives, or when the network closes first.
+     */
+    record Waiter(Consumer<NetworkModel.Transfer> onDone, Consumer<StorageException> onAbort, Runnable onFirstByte) {
+        Waiter(Consumer<NetworkModel.Transfer> onDone, Consumer<StorageException> onAbort) {
+            this(onDone, onAbort, null);
+        }
     }
 
-    private record Delivery(Waiter waiter, NetworkModel.Transfer transfer) {
+    /** A callback to run outside the lock: a first byte ({@code firstByte}) or a completion. */
+    private record Delivery(Waiter waiter, NetworkModel.Transfer transfer, boolean firstByte) {
     }
 
     private final NetworkModel model;
@@ -150,10 +157,17 @@ final class SimulatedNetwork implements AutoCloseable {
     private List<Delivery> advanceToClock() {
         // A real clock may fire a little late, never early; the model then catches up event by event.
         long modelNow = Math.max(model.nowNanos(), clock.nanoTime() - origin);
-        List<NetworkModel.Transfer> completed = model.advanceTo(modelNow);
-        List<Delivery> deliveries = new ArrayList<>(completed.size());
+        List<NetworkModel.Transfer> started = new ArrayList<>();
+        List<NetworkModel.Transfer> completed = model.advanceTo(modelNow, started);
+        List<Delivery> deliveries = new ArrayList<>(started.size() + completed.size());
+        for (NetworkModel.Transfer transfer : started) {
+            Waiter waiter = waiting.get(transfer);
+            if (waiter != null && waiter.onFirstByte() != null) {
+                deliveries.add(new Delivery(waiter, transfer, true));
+            }
+        }
         for (NetworkModel.Transfer transfer : completed) {
-            deliveries.add(new Delivery(waiting.remove(transfer), transfer));
+            deliveries.add(new Delivery(waiting.remove(transfer), transfer, false));
         }
         return deliveries;
     }
@@ -168,7 +182,8 @@ final class SimulatedNetwork implements AutoCloseable {
 
     private void deliver(List<Delivery> deliveries) {
         for (Delivery delivery : deliveries) {
-            Runnable callback = () -> delivery.waiter().onDone().accept(delivery.transfer());
+            Runnable callback = delivery.firstByte() ? delivery.waiter().onFirstByte()
+                    : () -> delivery.waiter().onDone().accept(delivery.transfer());
             try {
                 clock.callbackExecutor().execute(callback);
             } catch (RejectedExecutionException e) {

@@ -5,6 +5,9 @@ import static java.util.Objects.requireNonNull;
 import io.layoutbench.api.backend.ByteRange;
 import io.layoutbench.api.backend.ForwardingObjectBackend;
 import io.layoutbench.api.backend.ObjectBackend;
+import io.layoutbench.api.backend.ObjectKeys;
+import io.layoutbench.api.backend.StorageException;
+import io.layoutbench.api.backend.SupportsFirstByteSignal;
 import io.layoutbench.api.metrics.RequestKind;
 import io.layoutbench.api.metrics.RequestMetrics;
 import io.layoutbench.api.network.NetworkModel;
@@ -19,7 +22,9 @@ import java.util.EnumSet;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 import java.util.function.ToLongFunction;
 
 /**
@@ -35,9 +40,14 @@ import java.util.function.ToLongFunction;
  * backend and all its {@link #withMetrics} views, as one client host's are.
  *
  * <p><b>What is simulated:</b> {@link #readRangeAsync} (as one {@code RANGE_GET}) and {@link #readAllAsync} (as one
- * {@code GET}). The wrapped backend is called first; when it answers, a transfer of the bytes it returned (zero
- * for an error, which still costs a connection and a first byte) enters the model, and the answer is handed on when
- * the transfer completes. So the wrapped backend's own time adds to the simulated time: wrap a fast one.
+ * {@code GET}). A ranged read's transfer, of the range's bytes, enters the model at once; the wrapped backend is
+ * asked for the bytes when the first byte arrives, so the store's own time overlaps the body's (a real store's lies
+ * within its first-byte latency), and a read cancelled before its first byte, as a raced copy that lost is, never
+ * reaches it; an error it answers fails the read then, after a connection and a first byte. A whole-object read that
+ * signals its first byte ({@link SupportsFirstByteSignal}: a raced copy) is sized by the wrapped backend's
+ * {@code size} (uncounted) and read the same way. Any other whole-object read asks the wrapped backend first, and
+ * when it answers, a transfer of the bytes it returned (zero for an error) enters the model. The answer is handed on
+ * when the transfer completes. The wrapped backend's own time can add to the simulated time: wrap a fast one.
  * {@code size}, {@code put}, {@code list} and {@code delete} pass straight through with no delay and take no
  * connection: they are off the fetch path this backend is for. The blocking {@code readRange} and
  * {@code readAll} wait for simulated time, so with a {@link VirtualClock} call the asynchronous methods and advance
@@ -49,13 +59,14 @@ import java.util.function.ToLongFunction;
  * advancing thread for a virtual clock, a pool for the real one (so a callback that blocks never stalls the timer).
  *
  * <p><b>Metrics:</b> requests are counted by the wrapped backend, into the metrics of its own {@code withMetrics}
- * view. Time to first byte and the bytes of simulated reads are the simulated ones: a view created with
+ * view, but for simulated reads, which a view counts when it sends them (the wrapped backend may never see one). Time
+ * to first byte and the bytes of simulated reads are the simulated ones: a view created with
  * {@link #withMetrics} reports, for each simulated read that succeeds, the set-up (if it opened a connection) plus
  * the drawn first-byte latency, from the moment the request got its connection (waiting for the pool is not
  * included), and its body bytes when its last byte arrives; the wrapped backend's own first-byte reports
  * (meaningless) and its byte counts of {@code GET} and {@code RANGE_GET} (made when it read, not when the bytes
  * arrived) are dropped from that view. The backend returned by {@link Builder#build()} itself reports first bytes
- * nowhere and leaves byte counts to the wrapped backend.
+ * nowhere and leaves counting to the wrapped backend, which sees only the reads that reach it.
  *
  * <p><b>Cancelling</b> a simulated read's future (as a hedged read's loser is cancelled) abandons it: the wrapped
  * backend's read is cancelled if it has not answered, and a transfer in flight leaves the model
@@ -81,7 +92,7 @@ import java.util.function.ToLongFunction;
  * assertThat(read).isCompleted();
  * }</pre>
  */
-public final class SimulatedNetworkBackend extends ForwardingObjectBackend {
+public final class SimulatedNetworkBackend extends ForwardingObjectBackend implements SupportsFirstByteSignal {
 
     /** Marks a simulated read its caller cancelled before its transfer was submitted. */
     private static final Object CANCELLED = new Object();
@@ -183,7 +194,32 @@ public final class SimulatedNetworkBackend extends ForwardingObjectBackend {
         if (network == null) {
             return delegate.readRangeAsync(key, range);
         }
-        return simulate(RequestKind.RANGE_GET, delegate.readRangeAsync(key, range), ByteBuffer::remaining);
+        ObjectKeys.check(key);
+        requireNonNull(range, "range is null");
+        return simulateLazily(RequestKind.RANGE_GET, range.length(), () -> delegate.readRangeAsync(key, range), null);
+    }
+
+    /** {@link #readRangeAsync(String, ByteRange)}, running {@code onFirstByte} at its simulated first byte. */
+    @Override
+    public CompletableFuture<ByteBuffer> readRangeAsync(String key, ByteRange range, Runnable onFirstByte) {
+        requireNonNull(onFirstByte, "onFirstByte is null");
+        if (network == null) {
+            return signalled(delegate.readRangeAsync(key, range), onFirstByte);
+        }
+        ObjectKeys.check(key);
+        requireNonNull(range, "range is null");
+        return simulateLazily(RequestKind.RANGE_GET, range.length(), () -> delegate.readRangeAsync(key, range),
+                onFirstByte);
+    }
+
+    /** {@link #readAllAsync(String)}, running {@code onFirstByte} at its simulated first byte. */
+    @Override
+    public CompletableFuture<ByteBuffer> readAllAsync(String key, Runnable onFirstByte) {
+        requireNonNull(onFirstByte, "onFirstByte is null");
+        if (network == null) {
+            return signalled(delegate.readAllAsync(key), onFirstByte);
+        }
+        return simulateWhole(key, onFirstByte);
     }
 
     /** One simulated GET of whatever the wrapped backend's {@code readAllAsync} returns. */
@@ -192,7 +228,7 @@ public final class SimulatedNetworkBackend extends ForwardingObjectBackend {
         if (network == null) {
             return delegate.readAllAsync(key);
         }
-        return simulate(RequestKind.GET, delegate.readAllAsync(key), ByteBuffer::remaining);
+        return simulate(RequestKind.GET, delegate.readAllAsync(key), ByteBuffer::remaining, null);
     }
 
     // size, put, list and delete are forwarded undelayed (see the class comment).
@@ -236,9 +272,125 @@ public final class SimulatedNetworkBackend extends ForwardingObjectBackend {
         return network;
     }
 
-    private <T> CompletableFuture<T> simulate(RequestKind kind, CompletableFuture<T> answer,
-            ToLongFunction<T> bytesOf) {
+    /** With no network to simulate, the first byte is heard with the answer: just before it completes. */
+    private static <T> CompletableFuture<T> signalled(CompletableFuture<T> answer, Runnable onFirstByte) {
         CompletableFuture<T> result = new CompletableFuture<>();
+        answer.whenComplete((value, error) -> {
+            if (error == null) {
+                if (!result.isDone()) {
+                    onFirstByte.run();
+                }
+                result.complete(value);
+            } else {
+                result.completeExceptionally(unwrap(error));
+            }
+        });
+        result.whenComplete((value, error) -> {
+            if (result.isCancelled()) {
+                answer.cancel(false);
+            }
+        });
+        return result;
+    }
+
+    /**
+     * A simulated whole-object read that signals its first byte (a raced copy): sized by the wrapped store's answer to
+     * {@code size} (uncounted: it is the simulation's, not the client's), and then read as {@link #simulateLazily}
+     * does, so a copy that loses never reaches the store; an object whose size cannot be read is asked for at once,
+     * and its error comes back after a connection and a first byte. (A plain whole-object read asks the store first:
+     * sizing it would put a synchronous call on every caller's thread.)
+     */
+    private CompletableFuture<ByteBuffer> simulateWhole(String key, Runnable onFirstByte) {
+        long size;
+        try {
+            size = root.size(key);
+        } catch (StorageException e) {
+            return simulate(RequestKind.GET, delegate.readAllAsync(key), ByteBuffer::remaining, onFirstByte);
+        }
+        return simulateLazily(RequestKind.GET, size, () -> delegate.readAllAsync(key), onFirstByte);
+    }
+
+    /**
+     * A simulated read of {@code bytes} bytes: its transfer enters the model at once, and the wrapped backend is asked
+     * for the bytes ({@code read}) when the first byte arrives, so its own time overlaps the body's as a real store's
+     * lies within its first-byte latency, and a read cancelled before its first byte (a raced copy that lost) costs
+     * it nothing. An error from the wrapped backend fails the read then: after a connection and a first byte, with no
+     * bytes. {@code onFirstByte} (may be null) runs once, at the first byte, unless the read was cancelled.
+     */
+    private CompletableFuture<ByteBuffer> simulateLazily(RequestKind kind, long bytes,
+            Supplier<CompletableFuture<ByteBuffer>> read, Runnable onFirstByte) {
+        // Counted when sent, as a client counts it, whether or not the store is ever asked.
+        firstByteMetrics.onRequestStarted(kind);
+        CompletableFuture<ByteBuffer> result = new CompletableFuture<>();
+        AtomicReference<CompletableFuture<ByteBuffer>> asked = new AtomicReference<>();
+        AtomicReference<Object> transferOrCancelled = new AtomicReference<>();
+        Runnable ask = () -> {
+            CompletableFuture<ByteBuffer> answer = new CompletableFuture<>();
+            if (result.isDone() || !asked.compareAndSet(null, answer)) {
+                return;
+            }
+            try {
+                read.get().whenComplete((value, error) -> {
+                    if (error == null) {
+                        answer.complete(value);
+                    } else {
+                        answer.completeExceptionally(unwrap(error));
+                    }
+                });
+            } catch (RuntimeException e) {
+                answer.completeExceptionally(e);
+            }
+            answer.whenComplete((value, error) -> {
+                if (error != null && result.completeExceptionally(error)
+                        && transferOrCancelled.get() instanceof NetworkModel.Transfer transfer) {
+                    network.cancel(transfer);   // an error response carries no body
+                }
+            });
+            if (onFirstByte != null && !result.isDone()) {
+                onFirstByte.run();
+            }
+        };
+        NetworkModel.Transfer transfer = network.submit(bytes, new SimulatedNetwork.Waiter(done -> {
+            ask.run();   // heard here first if the last byte came with the first (an empty range)
+            asked.get().whenComplete((value, error) -> {
+                if (error == null && !result.isDone()) {
+                    firstByteMetrics.onFirstByte(kind, done.timeToFirstByteNanos());
+                    firstByteMetrics.onBytesReceived(kind, value.remaining());
+                    result.complete(value);
+                }
+            });
+        }, result::completeExceptionally, ask));
+        if (transfer != null && !transferOrCancelled.compareAndSet(null, transfer)) {
+            abandon(kind, transfer);
+        }
+        result.whenComplete((value, error) -> {
+            if (result.isCancelled()) {
+                CompletableFuture<ByteBuffer> answer = asked.get();
+                if (answer != null) {
+                    answer.cancel(false);
+                }
+                if (transferOrCancelled.getAndSet(CANCELLED) instanceof NetworkModel.Transfer submitted) {
+                    abandon(kind, submitted);
+                }
+            }
+        });
+        return result;
+    }
+
+    /**
+     * The simulated read of what {@code answer} brings; {@code onFirstByte} (may be null) runs once, at the simulated
+     * first byte or, at the latest, just before the read completes, and not at all once it is cancelled.
+     */
+    private <T> CompletableFuture<T> simulate(RequestKind kind, CompletableFuture<T> answer,
+            ToLongFunction<T> bytesOf, Runnable onFirstByte) {
+        firstByteMetrics.onRequestStarted(kind);
+        CompletableFuture<T> result = new CompletableFuture<>();
+        AtomicBoolean firstByteHeard = new AtomicBoolean(onFirstByte == null);
+        Runnable firstByte = () -> {
+            if (!result.isDone() && firstByteHeard.compareAndSet(false, true)) {
+                onFirstByte.run();
+            }
+        };
         // The transfer once submitted; CANCELLED once the caller has cancelled: whichever side comes second cancels.
         AtomicReference<Object> transferOrCancelled = new AtomicReference<>();
         answer.whenComplete((value, error) -> {
@@ -248,6 +400,7 @@ public final class SimulatedNetworkBackend extends ForwardingObjectBackend {
             long bytes = error == null ? bytesOf.applyAsLong(value) : 0;
             NetworkModel.Transfer transfer = network.submit(bytes, new SimulatedNetwork.Waiter(done -> {
                 if (error == null) {
+                    firstByte.run();
                     firstByteMetrics.onFirstByte(kind, done.timeToFirstByteNanos());
                     firstByteMetrics.onBytesReceived(kind, bytes);
                     result.complete(value);
@@ -259,7 +412,7 @@ public final class SimulatedNetworkBackend extends ForwardingObjectBackend {
                     closed.addSuppressed(unwrap(error));
                 }
                 result.completeExceptionally(closed);
-            }));
+            }, onFirstByte == null || error != null ? null : firstByte));
             if (transfer != null && !transferOrCancelled.compareAndSet(null, transfer)) {
                 abandon(kind, transfer);
             }
@@ -303,7 +456,11 @@ public final class SimulatedNetworkBackend extends ForwardingObjectBackend {
 
         @Override
         public void onRequestStarted(RequestKind kind) {
-            target.onRequestStarted(kind);
+            // A simulated read is counted when it is sent over the simulated network: the store is asked only at its
+            // first byte (or, for an object it cannot size, before), and not at all if the read is cancelled first.
+            if (!SIMULATED.contains(kind)) {
+                target.onRequestStarted(kind);
+            }
         }
 
         @Override

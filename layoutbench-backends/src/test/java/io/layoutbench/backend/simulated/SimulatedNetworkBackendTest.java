@@ -82,6 +82,29 @@ class SimulatedNetworkBackendTest {
     }
 
     @Test
+    void theFirstByteIsSignalledWhenItArrivesBeforeTheBodyAndNotForACancelledRead() {
+        SimulatedNetworkBackend backend = simulated(SIMPLE);
+        AtomicInteger firstBytes = new AtomicInteger();
+        AtomicInteger abandonedFirstBytes = new AtomicInteger();
+
+        // 5 ms to connect and 10 ms to the first byte, then 3 MB at 1 MB/s.
+        CompletableFuture<ByteBuffer> read = backend.readAllAsync("large.bin", firstBytes::incrementAndGet);
+        CompletableFuture<ByteBuffer> abandoned = backend.readRangeAsync("small.jpg", ByteRange.of(0, 1000),
+                abandonedFirstBytes::incrementAndGet);
+        clock.advanceTo(15 * MS - 1);
+        abandoned.cancel(false);
+        assertThat(firstBytes).hasValue(0);
+        clock.advanceTo(15 * MS);
+
+        assertThat(firstBytes).hasValue(1);
+        assertThat(read).isNotDone();
+        clock.advanceTo(15 * MS + 3_000 * MS);
+        assertThat(read).isCompleted();
+        assertThat(firstBytes).as("once").hasValue(1);
+        assertThat(abandonedFirstBytes).hasValue(0);
+    }
+
+    @Test
     void aLargeRequestIsBoundByPerConnectionThroughput() {
         SimulatedNetworkBackend backend = simulated(SIMPLE);
 
@@ -218,7 +241,68 @@ class SimulatedNetworkBackendTest {
     }
 
     @Test
-    void aReadCancelledBeforeTheStoreAnswersSendsNothingOverTheNetwork() {
+    void aReadCancelledBeforeItsFirstByteNeverAsksTheStoreAndIsStillCounted() {
+        QueryMetrics metrics = new QueryMetrics();
+        metrics.start();
+        AtomicInteger asked = new AtomicInteger();
+        SimulatedNetworkBackend backend = SimulatedNetworkBackend.builder(new CountingAsks(memory, asked), SIMPLE)
+                .clock(clock).build();
+        SimulatedNetworkBackend view = backend.withMetrics(metrics);
+
+        CompletableFuture<ByteBuffer> lost = view.readRangeAsync("small.jpg", ByteRange.of(0, 1000));
+        CompletableFuture<ByteBuffer> lostCopy = view.readAllAsync("small.jpg", () -> { });
+        clock.advanceTo(15 * MS - 1);
+        lost.cancel(false);
+        lostCopy.cancel(false);
+        clock.advanceTo(100 * MS);
+
+        assertThat(asked).as("the store is asked at the first byte, which never came").hasValue(0);
+        assertThat(metrics.snapshot().requests(RequestKind.RANGE_GET)).isEqualTo(1);
+        assertThat(metrics.snapshot().requests(RequestKind.GET)).isEqualTo(1);
+        assertThat(metrics.snapshot().bytesReceived()).isZero();
+        CompletableFuture<ByteBuffer> read = view.readRangeAsync("small.jpg", ByteRange.of(0, 1000));
+        clock.advanceTo(200 * MS);
+        TestBytes.verify("small.jpg", 0, read.join());
+        assertThat(asked).hasValue(1);
+        assertThat(metrics.snapshot().requests(RequestKind.RANGE_GET)).as("once each, not again by the store")
+                .isEqualTo(2);
+    }
+
+    /** {@code inner}, counting the ranged reads asked of it (and of its metrics views) in {@code asked}. */
+    private static final class CountingAsks extends ForwardingObjectBackend {
+        private final ObjectBackend inner;
+        private final AtomicInteger asked;
+
+        CountingAsks(ObjectBackend inner, AtomicInteger asked) {
+            this.inner = inner;
+            this.asked = asked;
+        }
+
+        @Override
+        protected ObjectBackend delegate() {
+            return inner;
+        }
+
+        @Override
+        public CompletableFuture<ByteBuffer> readRangeAsync(String key, ByteRange range) {
+            asked.incrementAndGet();
+            return inner.readRangeAsync(key, range);
+        }
+
+        @Override
+        public CompletableFuture<ByteBuffer> readAllAsync(String key) {
+            asked.incrementAndGet();
+            return inner.readAllAsync(key);
+        }
+
+        @Override
+        public ObjectBackend withMetrics(RequestMetrics metrics) {
+            return new CountingAsks(inner.withMetrics(metrics), asked);
+        }
+    }
+
+    @Test
+    void aWholeReadCancelledBeforeTheStoreAnswersSendsNothingOverTheNetwork() {
         CompletableFuture<ByteBuffer> answer = new CompletableFuture<>();
         SimulatedNetworkBackend backend = SimulatedNetworkBackend.builder(new ForwardingObjectBackend() {
             @Override
@@ -227,7 +311,7 @@ class SimulatedNetworkBackendTest {
             }
 
             @Override
-            public CompletableFuture<ByteBuffer> readRangeAsync(String key, ByteRange range) {
+            public CompletableFuture<ByteBuffer> readAllAsync(String key) {
                 return answer;
             }
 
@@ -241,7 +325,7 @@ class SimulatedNetworkBackendTest {
             }
         }, SIMPLE).clock(clock).build();
 
-        CompletableFuture<ByteBuffer> read = backend.readRangeAsync("small.jpg", ByteRange.of(0, 1000));
+        CompletableFuture<ByteBuffer> read = backend.readAllAsync("small.jpg");
         read.cancel(false);
 
         assertThat(answer).as("the store's read is cancelled too").isCancelled();

@@ -7,6 +7,7 @@ import io.layoutbench.api.backend.ByteRange;
 import io.layoutbench.api.backend.ForwardingObjectBackend;
 import io.layoutbench.api.backend.ObjectBackend;
 import io.layoutbench.api.backend.StorageException;
+import io.layoutbench.api.backend.SupportsFirstByteSignal;
 import io.layoutbench.api.dataset.Sample;
 import io.layoutbench.api.layout.PlannedRequest;
 import io.layoutbench.api.layout.QueryOptions;
@@ -60,6 +61,13 @@ import java.util.concurrent.atomic.AtomicInteger;
  * ({@link io.layoutbench.api.metrics.MetricsSnapshot#hedgedRequests}). A request that fails waits for its
  * duplicate, if one is in flight, before failing the task. The paper's mode never hedges.
  *
+ * <p><b>Raced reads.</b> When {@link HedgeDelay#racedCopies} says a late duplicate cannot cut the batch's tail far
+ * enough (a few dozen reads on an idle link), every request goes two or three times at once instead, its copies before
+ * the next task, each taking a slot and a share of the budget like a duplicate; none is then hedged late. The first
+ * copy whose response starts wins, and the others are cancelled before they move a byte, as are copies still waiting
+ * for a slot. Only a backend that signals first bytes ({@link SupportsFirstByteSignal}) is raced: on any other each
+ * loser would move its whole body, and its reads are hedged late instead.
+ *
  * <pre>{@code
  * QueryMetrics metrics = new QueryMetrics();
  * metrics.start();
@@ -77,6 +85,8 @@ public final class StreamingRetrieval implements SampleStream {
     private final long startNanos;
     /** The network hedges are timed for; null when this retrieval does not hedge. */
     private final NetworkProfile hedgedNetwork;
+    /** Copies of each request sent at once ({@link HedgeDelay#racedCopies}); 1: hedged late instead. */
+    private final int racedCopies;
     private final HedgeTimer hedgeTimer;
 
     private final Object lock = new Object();
@@ -105,7 +115,7 @@ public final class StreamingRetrieval implements SampleStream {
     private long endNanos = -1;
 
     private StreamingRetrieval(ObjectBackend backend, List<ReadTask> tasks, QueryOptions options,
-            QueryMetrics metrics, HedgeTimer hedgeTimer) {
+            QueryMetrics metrics, HedgeTimer hedgeTimer, int copies) {
         this.backend = requireNonNull(backend, "backend is null");
         this.hedgedNetwork = options.hedgesReads() ? options.network() : null;
         this.hedgeTimer = requireNonNull(hedgeTimer, "hedgeTimer is null");
@@ -114,6 +124,11 @@ public final class StreamingRetrieval implements SampleStream {
         this.metrics = requireNonNull(metrics, "metrics is null");
         double typical = QueryOptions.typicalReadBytes(this.tasks.stream().mapToLong(ReadTask::bytes));
         int start = options.readsInFlight(typical);
+        // Races only where the losers can be dropped at the winner's first byte: on another backend each would move
+        // its whole body.
+        this.racedCopies = hedgedNetwork == null ? 1 : copies > 0 ? copies
+                : backend instanceof SupportsFirstByteSignal
+                        ? HedgeDelay.racedCopies(hedgedNetwork, requestSizes(this.tasks), start) : 1;
         // The paper's mode keeps its concurrency fixed, as the paper ran; optimized adapts it while the query runs.
         this.window = options.mode() == RetrievalMode.OPTIMIZED
                 ? ReadWindow.adaptive(start, options.readsInFlightCeiling(typical), metrics::snapshot, System::nanoTime)
@@ -129,13 +144,20 @@ public final class StreamingRetrieval implements SampleStream {
      */
     public static StreamingRetrieval start(ObjectBackend backend, List<ReadTask> tasks, QueryOptions options,
             QueryMetrics metrics) {
-        return start(backend, tasks, options, metrics, HedgeTimer.SHARED);
+        return start(backend, tasks, options, metrics, HedgeTimer.SHARED, 0);
     }
 
-    /** {@link #start(ObjectBackend, List, QueryOptions, QueryMetrics)} with hedges timed by {@code hedgeTimer}. */
+    /**
+     * {@link #start(ObjectBackend, List, QueryOptions, QueryMetrics)} with hedges timed by {@code hedgeTimer}, and
+     * reads sent {@code copies} times at once when they are hedged (1: hedged late; 0: as
+     * {@link HedgeDelay#racedCopies} decides).
+     */
     static StreamingRetrieval start(ObjectBackend backend, List<ReadTask> tasks, QueryOptions options,
-            QueryMetrics metrics, HedgeTimer hedgeTimer) {
-        StreamingRetrieval retrieval = new StreamingRetrieval(backend, tasks, options, metrics, hedgeTimer);
+            QueryMetrics metrics, HedgeTimer hedgeTimer, int copies) {
+        if (copies < 0) {
+            throw new IllegalArgumentException("copies must be >= 0, got " + copies);
+        }
+        StreamingRetrieval retrieval = new StreamingRetrieval(backend, tasks, options, metrics, hedgeTimer, copies);
         retrieval.launchMore();
         return retrieval;
     }
@@ -322,10 +344,11 @@ public final class StreamingRetrieval implements SampleStream {
     }
 
     private void launchAvailable() {
-        if (!launchDueHedges()) {
-            return;
-        }
         while (true) {
+            // Due copies first, every time: a raced task's copies go before the next task.
+            if (!launchDueHedges()) {
+                return;
+            }
             int index;
             long launch;
             ReadTask task;
@@ -392,7 +415,7 @@ public final class StreamingRetrieval implements SampleStream {
                 if (hedge == null) {
                     return true;
                 }
-                if (hedge.answer.isDone()) {
+                if (hedge.answer.isDone() || hedge.tied) {
                     dueHedges.poll();
                     continue;
                 }
@@ -471,8 +494,8 @@ public final class StreamingRetrieval implements SampleStream {
     }
 
     /**
-     * One request of a task, hedged: its first attempt, its hedge timer, and its duplicate once sent. The first
-     * attempt to succeed completes {@link #answer}; the other is then cancelled. Fields are guarded by the lock.
+     * One request of a task, hedged or raced: its first attempt, its hedge timer, and its copies once sent. The first
+     * attempt to succeed completes {@link #answer}; the others are then cancelled. Fields are guarded by the lock.
      */
     private final class HedgedRead {
         final RequestKind kind;
@@ -480,8 +503,10 @@ public final class StreamingRetrieval implements SampleStream {
         final ByteRange range;
         final long bytes;
         final CompletableFuture<ByteBuffer> answer = new CompletableFuture<>();
-        private CompletableFuture<ByteBuffer> first;
-        private CompletableFuture<ByteBuffer> duplicate;
+        /** Attempts sent: the first, then each copy. */
+        private final List<Attempt> attempts = new ArrayList<>(2);
+        /** Raced, and one copy's first byte has arrived: the others were abandoned, and no more copies go. */
+        private boolean tied;
         private Future<?> timer;
         private long sentNanos;
         /** Attempts sent and not ended. */
@@ -497,28 +522,35 @@ public final class StreamingRetrieval implements SampleStream {
         }
 
         CompletableFuture<ByteBuffer> start() {
-            long delay = HedgeDelay.firstCheckNanos(hedgedNetwork, bytes);
+            // Raced: the copies are due at once (before the next task), and no read is hedged late.
+            long delay = racedCopies > 1 ? Long.MAX_VALUE : HedgeDelay.firstCheckNanos(hedgedNetwork, bytes);
             synchronized (lock) {
                 requestBytesInFlight += bytes;
                 unanswered.add(this);
                 attemptsRunning = 1;
                 sentNanos = hedgeTimer.nanoTime();
+                for (int copy = 1; copy < racedCopies; copy++) {
+                    dueHedges.addFirst(this);
+                }
             }
             answer.whenComplete((value, failure) -> {
                 if (answer.isCancelled()) {
                     cancelAttempts();
                 }
             });
-            CompletableFuture<ByteBuffer> attempt = send();
+            Attempt attempt = new Attempt();
             synchronized (lock) {
-                first = attempt;
+                attempts.add(0, attempt);
             }
-            attempt.whenComplete((value, failure) -> {
+            sendAs(attempt).whenComplete((value, failure) -> {
                 synchronized (lock) {
                     requestBytesInFlight -= bytes;
                 }
                 onAttemptDone(attempt, value, failure);
             });
+            if (racedCopies > 1) {
+                launchMore();
+            }
             checkIn(delay);
             return answer;
         }
@@ -557,17 +589,14 @@ public final class StreamingRetrieval implements SampleStream {
             }
         }
 
-        /** Sends the duplicate; its slot and budget share are already taken. */
+        /** Sends a copy; its slot and budget share are already taken. */
         void sendDuplicate() {
-            CompletableFuture<ByteBuffer> attempt = send();
+            Attempt attempt = new Attempt();
             synchronized (lock) {
-                duplicate = attempt;
+                attempts.add(attempt);
                 attemptsRunning++;
             }
-            if (answer.isDone()) {
-                attempt.cancel(false);   // answered or cancelled while the duplicate went out
-            }
-            attempt.whenComplete((value, failure) -> {
+            sendAs(attempt).whenComplete((value, failure) -> {
                 synchronized (lock) {
                     inFlight--;
                     reservedBytes -= bytes;
@@ -578,26 +607,74 @@ public final class StreamingRetrieval implements SampleStream {
             });
         }
 
-        private CompletableFuture<ByteBuffer> send() {
+        /**
+         * Sends {@code attempt}'s request and records its future; cancels it at once if the read was answered, or
+         * the attempt abandoned, while it went out. A raced copy asks the backend for its first byte, if it can tell.
+         */
+        private CompletableFuture<ByteBuffer> sendAs(Attempt attempt) {
+            CompletableFuture<ByteBuffer> future;
             try {
-                return range == null ? backend.readAllAsync(key) : backend.readRangeAsync(key, range);
+                if (racedCopies > 1 && backend instanceof SupportsFirstByteSignal signalling) {
+                    Runnable onFirstByte = () -> onFirstByte(attempt);
+                    future = range == null ? signalling.readAllAsync(key, onFirstByte)
+                            : signalling.readRangeAsync(key, range, onFirstByte);
+                } else {
+                    future = range == null ? backend.readAllAsync(key) : backend.readRangeAsync(key, range);
+                }
             } catch (RuntimeException e) {
-                return CompletableFuture.failedFuture(e);
+                future = CompletableFuture.failedFuture(e);
             }
+            boolean cancel;
+            synchronized (lock) {
+                attempt.future = future;
+                cancel = attempt.abandoned;
+            }
+            if (cancel || answer.isDone()) {
+                future.cancel(false);
+            }
+            return future;
+        }
+
+        /**
+         * A raced copy's first byte arrived: the other copies, which have not answered yet, are abandoned before
+         * they move bytes, and the copies still waiting for a slot do not go.
+         */
+        private void onFirstByte(Attempt winner) {
+            List<CompletableFuture<ByteBuffer>> abandon = new ArrayList<>();
+            synchronized (lock) {
+                if (tied || answer.isDone()) {
+                    return;
+                }
+                tied = true;
+                dueHedges.removeIf(due -> due == this);
+                for (Attempt other : attempts) {
+                    if (other != winner) {
+                        other.abandoned = true;
+                        if (other.future != null) {
+                            abandon.add(other.future);
+                        }
+                    }
+                }
+            }
+            abandon.forEach(future -> future.cancel(false));
         }
 
         /**
          * An attempt ended: the first to succeed answers; a failure answers only if no other attempt is in flight
-         * (the backend retried it already; a duplicate in flight may still succeed).
+         * (the backend retried it already; a copy in flight may still succeed).
          */
-        private void onAttemptDone(CompletableFuture<ByteBuffer> attempt, ByteBuffer value, Throwable failure) {
-            CompletableFuture<ByteBuffer> other;
+        private void onAttemptDone(Attempt attempt, ByteBuffer value, Throwable failure) {
+            List<CompletableFuture<ByteBuffer>> others = new ArrayList<>();
             boolean last;
             Throwable cause = unwrap(failure);
             synchronized (lock) {
                 attemptsRunning--;
                 last = attemptsRunning == 0;
-                other = attempt == first ? duplicate : first;
+                for (Attempt other : attempts) {
+                    if (other != attempt && other.future != null) {
+                        others.add(other.future);
+                    }
+                }
                 if (cause != null && firstFailure == null && !(cause instanceof CancellationException)) {
                     firstFailure = cause;
                 }
@@ -606,47 +683,54 @@ public final class StreamingRetrieval implements SampleStream {
                 }
             }
             if (failure == null ? answer.complete(value) : last && answer.completeExceptionally(cause)) {
-                settle(other);
+                settle(others);
             }
         }
 
-        /** Answered: the other attempt and the timer go, and so does this read from those to cancel on close. */
-        private void settle(CompletableFuture<ByteBuffer> other) {
+        /** Answered: the other attempts and the timer go, and so does this read from those to cancel on close. */
+        private void settle(List<CompletableFuture<ByteBuffer>> others) {
             Future<?> pendingTimer;
             synchronized (lock) {
                 unanswered.remove(this);
-                dueHedges.remove(this);
+                dueHedges.removeIf(due -> due == this);
                 pendingTimer = timer;
             }
             if (pendingTimer != null) {
                 pendingTimer.cancel(false);
             }
-            if (other != null) {
-                other.cancel(false);
-            }
+            others.forEach(other -> other.cancel(false));
         }
 
         private void cancelAttempts() {
-            CompletableFuture<ByteBuffer> a;
-            CompletableFuture<ByteBuffer> b;
-            Future<?> pendingTimer;
+            List<CompletableFuture<ByteBuffer>> all = new ArrayList<>();
             synchronized (lock) {
-                a = first;
-                b = duplicate;
-                pendingTimer = timer;
-                unanswered.remove(this);
-                dueHedges.remove(this);
+                for (Attempt attempt : attempts) {
+                    attempt.abandoned = true;
+                    if (attempt.future != null) {
+                        all.add(attempt.future);
+                    }
+                }
             }
-            if (pendingTimer != null) {
-                pendingTimer.cancel(false);
-            }
-            if (a != null) {
-                a.cancel(false);
-            }
-            if (b != null) {
-                b.cancel(false);
+            settle(all);
+        }
+    }
+
+    /** One request sent for a {@link HedgedRead}: its future once sent. Guarded by the lock. */
+    private static final class Attempt {
+        CompletableFuture<ByteBuffer> future;
+        /** Cancelled before its future was known: cancel it as soon as it is. */
+        boolean abandoned;
+    }
+
+    /** The bytes of every request of {@code tasks}, in order: the batch {@link HedgeDelay#racedCopies} weighs. */
+    private static List<Long> requestSizes(List<ReadTask> tasks) {
+        List<Long> sizes = new ArrayList<>();
+        for (ReadTask task : tasks) {
+            for (PlannedRequest request : task.requests()) {
+                sizes.add(request.bytes());
             }
         }
+        return sizes;
     }
 
     private static Throwable unwrap(Throwable failure) {

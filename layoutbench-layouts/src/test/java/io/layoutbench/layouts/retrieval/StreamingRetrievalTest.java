@@ -7,6 +7,7 @@ import io.layoutbench.api.backend.ByteRange;
 import io.layoutbench.api.backend.ForwardingObjectBackend;
 import io.layoutbench.api.backend.ObjectBackend;
 import io.layoutbench.api.backend.StorageException;
+import io.layoutbench.api.backend.SupportsFirstByteSignal;
 import io.layoutbench.api.dataset.MetadataRow;
 import io.layoutbench.api.dataset.MetadataSchema;
 import io.layoutbench.api.dataset.Sample;
@@ -123,7 +124,7 @@ class StreamingRetrievalTest {
         }
         List<String> names = new ArrayList<>();
         try (StreamingRetrieval stream = StreamingRetrieval.start(slow, tasks,
-                QueryOptions.defaults().withOrder(ResultOrder.COMPLETION), new QueryMetrics())) {
+                QueryOptions.defaults().withOrder(ResultOrder.COMPLETION).withHedging(false), new QueryMetrics())) {
             for (int i = 0; i < 4; i++) {
                 names.add(stream.next().filename());
             }
@@ -170,7 +171,7 @@ class StreamingRetrievalTest {
         metrics.start();
 
         try (StreamingRetrieval stream = StreamingRetrieval.start(store, tasks, QueryOptions.defaults(), metrics,
-                timer)) {
+                timer, 1)) {
             assertThat(store.calls).hasSize(3);
             assertThat(timer.hedges).as("one timer per read").hasSize(3);
             store.answer(0);
@@ -206,7 +207,7 @@ class StreamingRetrievalTest {
         }
 
         try (StreamingRetrieval stream = StreamingRetrieval.start(store, tasks,
-                QueryOptions.defaults().withMaxConcurrency(2), new QueryMetrics(), timer)) {
+                QueryOptions.defaults().withMaxConcurrency(2), new QueryMetrics(), timer, 1)) {
             assertThat(store.calls).hasSize(2);
             timer.fire(0);   // s0 is late, but both slots are taken: its duplicate waits
             assertThat(store.calls).hasSize(2);
@@ -240,7 +241,7 @@ class StreamingRetrievalTest {
         ManualTimer timer = new ManualTimer();
 
         try (StreamingRetrieval stream = StreamingRetrieval.start(store, List.of(task("a", 0, 1000, "s0")),
-                QueryOptions.defaults(), new QueryMetrics(), timer)) {
+                QueryOptions.defaults(), new QueryMetrics(), timer, 1)) {
             timer.fireAll();
             store.calls.get(0).answer().completeExceptionally(new StorageException("connection reset"));
             store.answer(1);
@@ -255,13 +256,107 @@ class StreamingRetrievalTest {
         ControlledBackend store = new ControlledBackend(1000);
         ManualTimer timer = new ManualTimer();
         StreamingRetrieval stream = StreamingRetrieval.start(store, List.of(task("a", 0, 1000, "s0")),
-                QueryOptions.defaults(), new QueryMetrics(), timer);
+                QueryOptions.defaults(), new QueryMetrics(), timer, 1);
         timer.fireAll();
 
         stream.close();
 
         assertThat(store.calls).hasSize(2).allSatisfy(call -> assertThat(call.answer()).isCancelled());
         assertThat(stream.readsInFlight()).isZero();
+    }
+
+    @Test
+    void aRacedReadSendsItsCopiesAtOnceBeforeTheNextTaskAndTheFirstAnswerWins() {
+        ControlledBackend store = new ControlledBackend(2000);
+        ManualTimer timer = new ManualTimer();
+        List<ReadTask> tasks = List.of(task("a", 0, 1000, "s0"), task("a", 1000, 1000, "s1"));
+        QueryMetrics metrics = new QueryMetrics();
+        metrics.start();
+
+        try (StreamingRetrieval stream = StreamingRetrieval.start(store, tasks, QueryOptions.defaults(), metrics,
+                timer, 3)) {
+            assertThat(store.calls).as("three copies of each read, s0's before s1's").extracting(c -> c.range())
+                    .containsExactly(ByteRange.of(0, 1000), ByteRange.of(0, 1000), ByteRange.of(0, 1000),
+                            ByteRange.of(1000, 1000), ByteRange.of(1000, 1000), ByteRange.of(1000, 1000));
+            assertThat(timer.hedges).as("a raced read is not also hedged late").isEmpty();
+            assertThat(stream.readsInFlight()).isEqualTo(6);
+
+            store.answer(1);   // s0's second copy answers first: its first and third are cancelled
+            assertThat(store.calls.get(0).answer()).isCancelled();
+            assertThat(store.calls.get(2).answer()).isCancelled();
+            store.answer(5);
+            assertThat(store.calls.get(3).answer()).isCancelled();
+            assertThat(store.calls.get(4).answer()).isCancelled();
+
+            List<Sample> samples = new ArrayList<>();
+            stream.forEachRemaining(samples::add);
+            assertThat(samples).extracting(Sample::filename).containsExactly("s0", "s1");
+            assertThat(bytesOf(samples.get(0))).isEqualTo(store.slice(0, 1000));
+            assertThat(bytesOf(samples.get(1))).isEqualTo(store.slice(1000, 1000));
+            assertThat(stream.hedgesSent()).isEqualTo(4);
+            assertThat(stream.stats().transfer().hedgedRequests()).isEqualTo(4);
+            assertThat(stream.readsInFlight()).isZero();
+            assertThat(stream.reservedBytes()).isZero();
+        }
+    }
+
+    @Test
+    void aRacedCopysFirstByteAbandonsTheOthersAndTheCopiesNotYetSent() {
+        ControlledBackend store = new ControlledBackend(2000);
+        ManualTimer timer = new ManualTimer();
+        List<ReadTask> tasks = List.of(task("a", 0, 1000, "s0"), task("a", 1000, 1000, "s1"));
+        QueryMetrics metrics = new QueryMetrics();
+        metrics.start();
+
+        try (StreamingRetrieval stream = StreamingRetrieval.start(store, tasks,
+                QueryOptions.defaults().withMaxConcurrency(2), metrics, timer, 3)) {
+            assertThat(store.calls).as("two of s0's three copies; the third waits for a slot").hasSize(2);
+
+            store.firstByte(1);   // the second copy's response starts: the first is abandoned, the third never goes
+            assertThat(store.calls.get(0).answer()).isCancelled();
+            store.firstByte(1);   // heard once: nothing more happens
+            assertThat(store.calls).as("s0 holds its slots until it is answered").hasSize(2);
+
+            store.answer(1);   // s0 is answered: both slots go to s1, its first attempt and one copy
+            assertThat(store.calls).extracting(c -> c.range()).endsWith(ByteRange.of(1000, 1000),
+                    ByteRange.of(1000, 1000)).hasSize(4);
+            store.answer(2);
+            List<String> names = new ArrayList<>();
+            stream.forEachRemaining(s -> names.add(s.filename()));
+            assertThat(names).containsExactly("s0", "s1");
+            assertThat(store.calls.get(3).answer()).isCancelled();
+            assertThat(stream.hedgesSent()).as("one copy of s0, one of s1").isEqualTo(2);
+            assertThat(stream.readsInFlight()).isZero();
+            assertThat(stream.reservedBytes()).isZero();
+        }
+    }
+
+    @Test
+    void aRacedReadsCopiesTakeSlotsOfTheWindow() {
+        ControlledBackend store = new ControlledBackend(3000);
+        ManualTimer timer = new ManualTimer();
+        List<ReadTask> tasks = List.of(task("a", 0, 1000, "s0"), task("a", 1000, 1000, "s1"),
+                task("a", 2000, 1000, "s2"));
+
+        try (StreamingRetrieval stream = StreamingRetrieval.start(store, tasks,
+                QueryOptions.defaults().withMaxConcurrency(3), new QueryMetrics(), timer, 2)) {
+            assertThat(store.calls).as("s0 twice, then s1; s1's copy waits for a slot").hasSize(3);
+            store.answer(0);   // s0 answers: its copy is cancelled, two slots free: s1's copy, then s2
+            assertThat(store.calls.get(1).answer()).isCancelled();
+            assertThat(store.calls).extracting(c -> c.range()).containsExactly(ByteRange.of(0, 1000),
+                    ByteRange.of(0, 1000), ByteRange.of(1000, 1000), ByteRange.of(1000, 1000),
+                    ByteRange.of(2000, 1000));
+            assertThat(stream.readsInFlight()).isEqualTo(3);
+
+            store.answer(3);
+            store.answer(4);
+            store.answer(5);
+            List<String> names = new ArrayList<>();
+            stream.forEachRemaining(s -> names.add(s.filename()));
+            assertThat(names).containsExactly("s0", "s1", "s2");
+            assertThat(stream.readsInFlight()).isZero();
+            assertThat(stream.reservedBytes()).isZero();
+        }
     }
 
     @Test
@@ -274,7 +369,7 @@ class StreamingRetrievalTest {
             List<ReadTask> tasks = List.of(task("a", 0, 1000, "s0"), task("a", 1000, 1000, "s1"),
                     task("a", 2000, 1000, "s2"));
             try (StreamingRetrieval stream = StreamingRetrieval.start(store, tasks, options, new QueryMetrics(),
-                    timer)) {
+                    timer, 0)) {
                 timer.fireAll();
                 store.answerAll();
                 List<String> names = new ArrayList<>();
@@ -292,9 +387,12 @@ class StreamingRetrievalTest {
         return sample.fields().get(Sample.DATA).readAll();
     }
 
-    /** A store of one object, "a", whose reads complete only when the test answers them. */
-    private static final class ControlledBackend extends ForwardingObjectBackend {
-        record Call(String key, ByteRange range, CompletableFuture<ByteBuffer> answer) {
+    /**
+     * A store of one object, "a", whose reads complete only when the test answers them, and whose first bytes arrive
+     * only when the test says so.
+     */
+    private static final class ControlledBackend extends ForwardingObjectBackend implements SupportsFirstByteSignal {
+        record Call(String key, ByteRange range, CompletableFuture<ByteBuffer> answer, Runnable onFirstByte) {
         }
 
         private final MemoryBackend memory = new MemoryBackend();
@@ -313,10 +411,26 @@ class StreamingRetrievalTest {
         }
 
         @Override
-        public synchronized CompletableFuture<ByteBuffer> readRangeAsync(String key, ByteRange range) {
-            Call call = new Call(key, range, new CompletableFuture<>());
+        public CompletableFuture<ByteBuffer> readRangeAsync(String key, ByteRange range) {
+            return readRangeAsync(key, range, () -> { });
+        }
+
+        @Override
+        public synchronized CompletableFuture<ByteBuffer> readRangeAsync(String key, ByteRange range,
+                Runnable onFirstByte) {
+            Call call = new Call(key, range, new CompletableFuture<>(), onFirstByte);
             calls.add(call);
             return call.answer();
+        }
+
+        @Override
+        public CompletableFuture<ByteBuffer> readAllAsync(String key, Runnable onFirstByte) {
+            return readRangeAsync(key, ByteRange.of(0, object.length), onFirstByte);
+        }
+
+        /** Call {@code i}'s first byte arrives. */
+        void firstByte(int i) {
+            calls.get(i).onFirstByte().run();
         }
 
         @Override

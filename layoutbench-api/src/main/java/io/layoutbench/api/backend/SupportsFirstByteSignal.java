@@ -1,0 +1,30 @@
+package io.layoutbench.api.backend;
+
+import java.nio.ByteBuffer;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * An {@link ObjectBackend} that can say when a read's response starts to arrive, before its body has: what a client
+ * that races copies of a read needs to abandon the losers at the winner's first byte, before they move any bytes,
+ * rather than when the winner's last byte is in. A backend without it is raced to completion: the losers' bytes that
+ * arrived meanwhile count as transferred.
+ *
+ * <p>{@code onFirstByte} runs at most once per read, before the returned future completes, on whatever thread the
+ * backend hears the response on: keep it short and non-blocking. It does not run for a read that fails before its
+ * response starts, or that is cancelled first.
+ *
+ * <pre>{@code
+ * if (backend instanceof SupportsFirstByteSignal signalling) {
+ *     CompletableFuture<ByteBuffer> read = signalling.readRangeAsync("shard-0.tar", ByteRange.of(0, 1 << 20),
+ *             () -> otherCopy.cancel(false));
+ * }
+ * }</pre>
+ */
+public interface SupportsFirstByteSignal {
+
+    /** {@link ObjectBackend#readRangeAsync}, running {@code onFirstByte} when the response's first byte arrives. */
+    CompletableFuture<ByteBuffer> readRangeAsync(String key, ByteRange range, Runnable onFirstByte);
+
+    /** {@link ObjectBackend#readAllAsync}, running {@code onFirstByte} when the response's first byte arrives. */
+    CompletableFuture<ByteBuffer> readAllAsync(String key, Runnable onFirstByte);
+}
