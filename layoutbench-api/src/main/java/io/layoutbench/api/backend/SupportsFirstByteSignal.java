@@ -6,12 +6,14 @@ import java.util.concurrent.CompletableFuture;
 /**
  * An {@link ObjectBackend} that can say when a read's response starts to arrive, before its body has: what a client
  * that races copies of a read needs to abandon the losers at the winner's first byte, before they move any bytes,
- * rather than when the winner's last byte is in. A backend without it is raced to completion: the losers' bytes that
- * arrived meanwhile count as transferred.
+ * rather than when the winner's last byte is in. Optimized retrieval races only a backend that has it; it hedges reads
+ * from any other late, one duplicate at a time.
  *
- * <p>{@code onFirstByte} runs at most once per read, before the returned future completes, on whatever thread the
- * backend hears the response on: keep it short and non-blocking. It does not run for a read that fails before its
- * response starts, or that is cancelled first.
+ * <p>{@code onFirstByte} runs at most once per read, when a successful response starts, normally before the returned
+ * future completes (a read that completes first may skip it: it has won anyway), on whatever thread the backend hears
+ * the response on, possibly inside the read call itself. It must be short, must not block, and may cancel other reads;
+ * the backend holds none of its locks while it runs, and a callback that throws does not fail the read. It does not
+ * run for a read that fails, or that is cancelled first.
  *
  * <pre>{@code
  * if (backend instanceof SupportsFirstByteSignal signalling) {

@@ -66,10 +66,13 @@ public final class HedgeDelay {
     public static final double MIN_RACE_GAIN = 0.05;
 
     /**
-     * Requests {@link #racedCopies} simulates per choice it weighs (runs of the batch, at least one): it runs while a
-     * query waits, so a quarter of what a prediction simulates.
+     * Requests {@link #racedCopies} simulates per choice it weighs (but {@value #CHOICE_MIN_RUNS} runs at least): it
+     * runs while a query waits, so a quarter of what a prediction simulates.
      */
     private static final int CHOICE_READS = NetworkModel.EXPECTATION_READS / 4;
+
+    /** Runs each choice is judged on at least: one run of a few dozen reads is as noisy as the gain it weighs. */
+    private static final int CHOICE_MIN_RUNS = 4;
 
     /** Choices of {@link #racedCopies} kept, by profile, concurrency and sizes: a repeated query is not simulated. */
     private static final int REMEMBERED_CHOICES = 256;
@@ -85,8 +88,8 @@ public final class HedgeDelay {
     }
 
     /**
-     * How many copies of each read of a batch to send at once (a race: the first copy to complete wins, the others
-     * are cancelled): 1 (no race: reads are hedged late, as {@link #firstCheckNanos} says), 2 or 3. A hedge sent at
+     * How many copies of each read of a batch to send at once (a race: the first copy whose response starts wins, the
+     * others are cancelled then, before they move a byte): 1 (no race: reads are hedged late, as {@link #firstCheckNanos} says), 2 or 3. A hedge sent at
      * the 75th percentile cannot cut the tail of a batch of a few dozen reads far enough: the slowest of 13
      * first-byte draws (σ 0.5) is 2.4 times the median, 2.1 with late hedges, 1.5 with two copies of every read and
      * 1.2 with three (20,000 simulated batches each). Copies are cheap where the link is idle (a GET costs $0.0000004,
@@ -130,11 +133,12 @@ public final class HedgeDelay {
                 return known;
             }
         }
-        long best = NetworkModel.expectation(profile, requestSizes, concurrency, 1, CHOICE_READS).time().toNanos();
+        long best = NetworkModel.expectation(profile, requestSizes, concurrency, 1, choiceReads(requestSizes, 1))
+                .time().toNanos();
         int copies = 1;
         for (int more = 2; more <= MAX_RACED_COPIES; more++) {
-            long time = NetworkModel.expectation(profile, requestSizes, concurrency, more, CHOICE_READS).time()
-                    .toNanos();
+            long time = NetworkModel.expectation(profile, requestSizes, concurrency, more,
+                    choiceReads(requestSizes, more)).time().toNanos();
             if (time > best * (1 - MIN_RACE_GAIN)) {
                 break;
             }
@@ -207,6 +211,11 @@ public final class HedgeDelay {
         }
         double due = latency + Math.max(transferNanos(readBytes, profile.connectionBytesPerSecond()), drain);
         return Math.max(0, nanos(due) - sentAgoNanos);
+    }
+
+    /** Requests to simulate for one choice: {@value #CHOICE_MIN_RUNS} runs at least, each of every copy. */
+    private static int choiceReads(List<Long> requestSizes, int copies) {
+        return Math.max(CHOICE_READS, CHOICE_MIN_RUNS * requestSizes.size() * copies);
     }
 
     private static double latencyQuantileNanos(NetworkProfile profile) {

@@ -261,8 +261,9 @@ public final class NetworkModel {
      * {@link #expectation(NetworkProfile, List, int, boolean)} with the reads sent as optimized retrieval sends them
      * when it races ({@link HedgeDelay#racedCopies}): {@code copies} of 2 or more sends each read that many times at
      * once, each copy a request with its own latency draw and a slot of the {@code concurrency} (the copies of a read
-     * go before the next read); the first copy to complete ends the read and the others are cancelled, and no read
-     * is hedged late. {@code copies} 1 is the hedging of the boolean form, 0 no hedging at all.
+     * go before the next read); the first copy whose first byte arrives wins, the others are cancelled then, before
+     * they move a byte (the original's slot stays taken until the read is done, as retrieval holds a task's), and no
+     * read is hedged late. {@code copies} 1 is the hedging of the boolean form, 0 no hedging at all.
      *
      * <pre>{@code
      * NetworkModel.Expectation raced = NetworkModel.expectation(NetworkProfiles.get("t3.medium"),
@@ -326,7 +327,8 @@ public final class NetworkModel {
      * @param time           from the first request to the last byte, mean over the runs
      * @param hedgedRequests duplicates sent, mean over the runs (requests beyond the batch's)
      * @param duplicateBytes bytes received beyond the batch's own, mean over the runs: what the cancelled loser of
-     *                       each race had received when the winner completed (all of it if both completed at once)
+     *                       each late hedge had received when the winner completed (all of it if both completed at
+     *                       once); a raced copy cancelled at the winner's first byte has received none
      */
     public record Expectation(Duration time, double hedgedRequests, double duplicateBytes) {
         public Expectation {
@@ -364,6 +366,11 @@ public final class NetworkModel {
         boolean done;
         /** Raced, and one copy's first byte arrived: the others were cancelled, and no more copies go. */
         boolean tied;
+        /**
+         * The original was cancelled while the read went on (a copy won the race): its slot stays taken until the
+         * read is done, as retrieval holds a task's slot until the task is answered.
+         */
+        boolean originalSlotHeld;
 
         HedgedRead(Transfer original, long nextCheck) {
             this.original = original;
@@ -444,8 +451,12 @@ public final class NetworkModel {
                     if (other != first && !other.isDone() && model.cancel(other)) {
                         reads.remove(other);
                         bytesInFlight -= other.bytes();
-                        inFlight--;
                         duplicateBytes += other.receivedBytes();
+                        if (other == read.original) {
+                            read.originalSlotHeld = true;
+                        } else {
+                            inFlight--;
+                        }
                     }
                 }
             }
@@ -459,6 +470,9 @@ public final class NetworkModel {
                     continue;
                 }
                 read.done = true;
+                if (read.originalSlotHeld) {
+                    inFlight--;
+                }
                 for (Transfer other : attempts(read)) {
                     if (other != completed && !other.isDone() && model.cancel(other)) {
                         reads.remove(other);

@@ -62,7 +62,7 @@ class HedgeDelayTest {
 
         assertThat(copies).isEqualTo(HedgeDelay.MAX_RACED_COPIES);
         assertThat(HedgeDelay.racedCopies(T3, thirteen, 297)).as("remembered").isEqualTo(copies);
-        // Each copy taken saves at least a tenth of the time of the choice before it.
+        // Each copy taken saves at least a twentieth of the time of the choice before it.
         long late = NetworkModel.expectation(T3, thirteen, 297, 1).time().toNanos();
         long thrice = NetworkModel.expectation(T3, thirteen, 297, 3).time().toNanos();
         assertThat((double) thrice).isLessThanOrEqualTo(late * Math.pow(1 - HedgeDelay.MIN_RACE_GAIN, 2));

@@ -341,18 +341,28 @@ public final class SimulatedNetworkBackend extends ForwardingObjectBackend imple
                 answer.completeExceptionally(e);
             }
             answer.whenComplete((value, error) -> {
-                if (error != null && result.completeExceptionally(error)
-                        && transferOrCancelled.get() instanceof NetworkModel.Transfer transfer) {
-                    network.cancel(transfer);   // an error response carries no body
+                if (error != null) {
+                    if (result.completeExceptionally(error)
+                            && transferOrCancelled.get() instanceof NetworkModel.Transfer transfer) {
+                        network.cancel(transfer);   // an error response carries no body
+                    }
+                } else if (onFirstByte != null && !result.isDone()) {
+                    // Signalled once the store has answered: an error response does not win a race.
+                    try {
+                        onFirstByte.run();
+                    } catch (RuntimeException e) {
+                        // The caller's callback failing is the caller's problem: this read still completes.
+                    }
                 }
             });
-            if (onFirstByte != null && !result.isDone()) {
-                onFirstByte.run();
-            }
         };
         NetworkModel.Transfer transfer = network.submit(bytes, new SimulatedNetwork.Waiter(done -> {
             ask.run();   // heard here first if the last byte came with the first (an empty range)
-            asked.get().whenComplete((value, error) -> {
+            CompletableFuture<ByteBuffer> answer = asked.get();
+            if (answer == null) {
+                return;   // cancelled before it was asked: nothing to hand on
+            }
+            answer.whenComplete((value, error) -> {
                 if (error == null && !result.isDone()) {
                     firstByteMetrics.onFirstByte(kind, done.timeToFirstByteNanos());
                     firstByteMetrics.onBytesReceived(kind, value.remaining());
@@ -388,7 +398,11 @@ public final class SimulatedNetworkBackend extends ForwardingObjectBackend imple
         AtomicBoolean firstByteHeard = new AtomicBoolean(onFirstByte == null);
         Runnable firstByte = () -> {
             if (!result.isDone() && firstByteHeard.compareAndSet(false, true)) {
-                onFirstByte.run();
+                try {
+                    onFirstByte.run();
+                } catch (RuntimeException e) {
+                    // The caller's callback failing is the caller's problem: this read still completes.
+                }
             }
         };
         // The transfer once submitted; CANCELLED once the caller has cancelled: whichever side comes second cancels.

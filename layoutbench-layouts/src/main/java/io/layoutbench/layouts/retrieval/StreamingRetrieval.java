@@ -415,7 +415,7 @@ public final class StreamingRetrieval implements SampleStream {
                 if (hedge == null) {
                     return true;
                 }
-                if (hedge.answer.isDone() || hedge.tied) {
+                if (hedge.answer.isDone() || hedge.winner != null) {
                     dueHedges.poll();
                     continue;
                 }
@@ -505,8 +505,8 @@ public final class StreamingRetrieval implements SampleStream {
         final CompletableFuture<ByteBuffer> answer = new CompletableFuture<>();
         /** Attempts sent: the first, then each copy. */
         private final List<Attempt> attempts = new ArrayList<>(2);
-        /** Raced, and one copy's first byte has arrived: the others were abandoned, and no more copies go. */
-        private boolean tied;
+        /** Raced, and this copy's first byte arrived first: the others were abandoned, and no more copies go. */
+        private Attempt winner;
         private Future<?> timer;
         private long sentNanos;
         /** Attempts sent and not ended. */
@@ -524,11 +524,13 @@ public final class StreamingRetrieval implements SampleStream {
         CompletableFuture<ByteBuffer> start() {
             // Raced: the copies are due at once (before the next task), and no read is hedged late.
             long delay = racedCopies > 1 ? Long.MAX_VALUE : HedgeDelay.firstCheckNanos(hedgedNetwork, bytes);
+            Attempt attempt = new Attempt();
             synchronized (lock) {
                 requestBytesInFlight += bytes;
                 unanswered.add(this);
                 attemptsRunning = 1;
                 sentNanos = hedgeTimer.nanoTime();
+                attempts.add(attempt);   // before its copies can go: a copy's first byte must see it to abandon it
                 for (int copy = 1; copy < racedCopies; copy++) {
                     dueHedges.addFirst(this);
                 }
@@ -538,10 +540,6 @@ public final class StreamingRetrieval implements SampleStream {
                     cancelAttempts();
                 }
             });
-            Attempt attempt = new Attempt();
-            synchronized (lock) {
-                attempts.add(0, attempt);
-            }
             sendAs(attempt).whenComplete((value, failure) -> {
                 synchronized (lock) {
                     requestBytesInFlight -= bytes;
@@ -627,7 +625,8 @@ public final class StreamingRetrieval implements SampleStream {
             boolean cancel;
             synchronized (lock) {
                 attempt.future = future;
-                cancel = attempt.abandoned;
+                // Abandoned, or sent while another copy's first byte arrived: that copy has won already.
+                cancel = attempt.abandoned || (winner != null && winner != attempt);
             }
             if (cancel || answer.isDone()) {
                 future.cancel(false);
@@ -639,16 +638,16 @@ public final class StreamingRetrieval implements SampleStream {
          * A raced copy's first byte arrived: the other copies, which have not answered yet, are abandoned before
          * they move bytes, and the copies still waiting for a slot do not go.
          */
-        private void onFirstByte(Attempt winner) {
+        private void onFirstByte(Attempt first) {
             List<CompletableFuture<ByteBuffer>> abandon = new ArrayList<>();
             synchronized (lock) {
-                if (tied || answer.isDone()) {
+                if (winner != null || answer.isDone()) {
                     return;
                 }
-                tied = true;
+                winner = first;
                 dueHedges.removeIf(due -> due == this);
                 for (Attempt other : attempts) {
-                    if (other != winner) {
+                    if (other != first) {
                         other.abandoned = true;
                         if (other.future != null) {
                             abandon.add(other.future);

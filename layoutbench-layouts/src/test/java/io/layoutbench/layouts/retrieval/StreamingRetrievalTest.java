@@ -332,6 +332,24 @@ class StreamingRetrievalTest {
     }
 
     @Test
+    void aFirstByteHeardInsideTheSendingCallStopsTheCopiesBeforeTheyGo() {
+        ControlledBackend store = new ControlledBackend(1000);
+        store.firstByteOnCall = true;
+        ManualTimer timer = new ManualTimer();
+
+        try (StreamingRetrieval stream = StreamingRetrieval.start(store, List.of(task("a", 0, 1000, "s0")),
+                QueryOptions.defaults(), new QueryMetrics(), timer, 3)) {
+            assertThat(store.calls).as("the first attempt answered before its copies could go").hasSize(1);
+            store.answer(0);
+            assertThat(bytesOf(stream.next())).isEqualTo(store.slice(0, 1000));
+            assertThat(stream.hasNext()).isFalse();
+            assertThat(stream.hedgesSent()).isZero();
+            assertThat(stream.readsInFlight()).isZero();
+            assertThat(stream.reservedBytes()).isZero();
+        }
+    }
+
+    @Test
     void aRacedReadsCopiesTakeSlotsOfTheWindow() {
         ControlledBackend store = new ControlledBackend(3000);
         ManualTimer timer = new ManualTimer();
@@ -398,6 +416,8 @@ class StreamingRetrievalTest {
         private final MemoryBackend memory = new MemoryBackend();
         private final byte[] object;
         final List<Call> calls = new ArrayList<>();
+        /** Whether a read's first byte arrives inside the call that sends it, as a backend may say it. */
+        boolean firstByteOnCall;
 
         ControlledBackend(int size) {
             object = new byte[size];
@@ -420,6 +440,9 @@ class StreamingRetrievalTest {
                 Runnable onFirstByte) {
             Call call = new Call(key, range, new CompletableFuture<>(), onFirstByte);
             calls.add(call);
+            if (firstByteOnCall) {
+                onFirstByte.run();
+            }
             return call.answer();
         }
 
