@@ -3,7 +3,6 @@ package io.layoutbench.examples.bench;
 import static java.util.Objects.requireNonNull;
 
 import io.layoutbench.api.backend.ObjectBackend;
-import io.layoutbench.api.cost.ClientWork;
 import io.layoutbench.api.cost.CostBreakdown;
 import io.layoutbench.api.cost.CostModel;
 import io.layoutbench.api.cost.Prediction;
@@ -21,14 +20,12 @@ import io.layoutbench.api.layout.StorageLayout;
 import io.layoutbench.api.metrics.MetricsSnapshot;
 import io.layoutbench.api.metrics.RequestMetrics;
 import io.layoutbench.api.network.NetworkProfile;
-import io.layoutbench.api.network.NetworkProfiles;
 import io.layoutbench.api.predicate.Query;
 import io.layoutbench.backend.simulated.SimulatedNetworkBackend;
 import io.layoutbench.evaluation.BenchmarkQuery;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -109,20 +106,10 @@ public final class BenchmarkRunner {
 
     private final Config config;
     private final CostModel costModel;
-    /** Each layout's cost model, with the client work measured on this host ({@link #calibrate}). */
-    private final Map<String, CostModel> calibrated = new HashMap<>();
 
     public BenchmarkRunner(Config config) {
         this.config = requireNonNull(config, "config is null");
         this.costModel = new CostModel(config.prices(), config.profile());
-    }
-
-    /**
-     * The client work measured on this host for {@code layout}'s datasets, which its predictions use; the cost
-     * model's default before {@link #run}.
-     */
-    public ClientWork clientWork(String layout) {
-        return calibrated.getOrDefault(layout, costModel).clientWork();
     }
 
     public CostModel costModel() {
@@ -145,8 +132,6 @@ public final class BenchmarkRunner {
         try (Progress bar = progress.start("Queries", config.runCount(), "runs")) {
             bar.message("JVM warm-up");
             warmUp(backend, prefixes);
-            bar.message("Client work on this host");
-            calibrate(backend, prefixes);
             for (int rep = 1; rep <= config.reps(); rep++) {
                 for (StorageLayout layout : config.layouts()) {
                     String prefix = prefixes.get(layout.name());
@@ -179,46 +164,6 @@ public final class BenchmarkRunner {
         }
     }
 
-    /**
-     * Measures the client's own work on this host, per layout, and predicts with it: the query of the workload with
-     * the most payload, read twice with no network at all (the store as it is), the faster run taken. Its payload
-     * over its time is the rate at which this client checks and hands over samples ({@link ClientWork}), which the
-     * default ({@link ClientWork#TWO_VCPU}, measured once on a quiet 2-vCPU machine) does not know: on this build
-     * machine, under load from outside, Q8 at mini took 0.35-0.54 s with no network where the default prices 0.14 s,
-     * and the model under-predicted it by 30-50% on every preset. The host is measured as a network profile is, before
-     * the queries and apart from them; a cold client's metadata rate keeps the default.
-     */
-    private void calibrate(ObjectBackend backend, Map<String, String> prefixes) {
-        if (config.queries().isEmpty()) {
-            return;
-        }
-        QueryOptions local = QueryOptions.defaults().withNetwork(NetworkProfiles.NONE)
-                .withMaxConcurrency(config.maxConcurrency());
-        for (StorageLayout layout : config.layouts()) {
-            try (Dataset dataset = layout.open(backend.withMetrics(RequestMetrics.NONE), prefixes.get(layout.name()))) {
-                Query largest = null;
-                long most = -1;
-                for (BenchmarkQuery candidate : config.queries()) {
-                    Query query = candidate.parse();
-                    long payload = dataset.plan(query, local).payloadBytes();
-                    if (payload > most) {
-                        most = payload;
-                        largest = query;
-                    }
-                }
-                if (most <= 0) {
-                    continue;
-                }
-                Measured first = measure(dataset, largest, local);
-                Measured second = measure(dataset, largest, local);
-                double seconds = Math.min(first.time().toNanos(), second.time().toNanos()) / 1e9;
-                ClientWork measured = new ClientWork(first.stats().payloadBytes() / Math.max(seconds, 1e-6),
-                        costModel.clientWork().metadataBytesPerSecond());
-                calibrated.put(layout.name(), costModel.withClientWork(measured));
-            }
-        }
-    }
-
     /** The cold run of {@code query} on a fresh client, then the warm run on the same client. */
     List<RunRow> runPair(ObjectBackend backend, StorageLayout layout, String prefix, RetrievalMode mode,
             BenchmarkQuery benchmarkQuery, int rep) {
@@ -241,15 +186,10 @@ public final class BenchmarkRunner {
             Measured warm = measure(dataset, query, options);
             return List.of(
                     row(layout, mode, benchmarkQuery, RunRow.COLD, rep, cold,
-                            predictor(layout).predict(plan, true, options)),
+                            costModel.predict(plan, true, options)),
                     row(layout, mode, benchmarkQuery, RunRow.WARM, rep, warm,
-                            predictor(layout).predict(plan, false, options)));
+                            costModel.predict(plan, false, options)));
         }
-    }
-
-    /** {@code layout}'s cost model: with the client work measured on this host, once {@link #calibrate} ran. */
-    private CostModel predictor(StorageLayout layout) {
-        return calibrated.getOrDefault(layout.name(), costModel);
     }
 
     /** A fresh client: its own network (no open connections, full burst credit) over the shared store. */

@@ -235,19 +235,8 @@ final class BenchCommand implements Callable<Integer> {
                     objective, maxReadAmplification, !noHedging));
             List<RunRow> rows = runner.run(opened.backend(), prefixes, progress);
             double querySeconds = (System.nanoTime() - queriesStarted) / 1e9;
-            Map<String, Object> clientWork = new LinkedHashMap<>();
-            StringBuilder rates = new StringBuilder();
-            for (StorageLayout layout : layouts) {
-                double rate = runner.clientWork(layout.name()).payloadBytesPerSecond();
-                clientWork.put(layout.name(), rate);
-                rates.append(String.format(Locale.ROOT, "%s %s %.2f GB/s", rates.isEmpty() ? "" : ",",
-                        layout.name(), rate / 1e9));
-            }
-            err.println("Client work on this host (the largest query, no network), which the predictions use:"
-                    + rates);
 
             Map<String, Object> settings = settings(workload, startedAt, opened, layouts, queries, prices);
-            settings.put("client_payload_bytes_per_second", clientWork);
             settings.put("query_seconds", querySeconds);
             settings.put("total_seconds", (System.nanoTime() - started) / 1e9);
             settings.put("peak_rss_bytes", MemorySampler.processPeakResidentBytes());

@@ -130,8 +130,6 @@ public final class CostModel {
             NetworkProfile link = cold ? network : network.withConnectionSetup(Duration.ZERO);
             int copies = options.hedgesReads() ? HedgeDelay.racedCopies(network,
                     plan.dataRequests().stream().map(PlannedRequest::bytes).toList(), concurrency) : 0;
-            // A warm client's connections are open, but for a race's copies: each loser's was closed when it lost.
-            link = copies > 1 ? network : link;
             NetworkModel.Expectation expected = NetworkModel.expectation(link, sizes(plan.dataRequests(), cold),
                     concurrency, copies);
             hedgedRequests = expected.hedgedRequests();
