@@ -95,7 +95,8 @@ public final class CostModel {
      * gets a duplicate, so it takes {@code min(first, delay + second)}; the duplicates expected are added to the
      * requests, and the bytes their losers are expected to have received to the bytes. A batch that retrieval races
      * ({@link io.layoutbench.api.network.HedgeDelay#racedCopies}, decided on the same sizes, concurrency and network)
-     * is priced raced: every read's copies at once, the losers cancelled at the winner's first byte, as retrieval
+     * is priced raced, unless the plan says its reads are not ({@link RetrievalPlan#racedReads}): every read's copies
+     * at once, the losers cancelled at the winner's first byte, as retrieval
      * does on a backend that signals first bytes ({@link io.layoutbench.api.backend.SupportsFirstByteSignal}: the
      * simulated network; on another it hedges late, and this under-predicts such a batch). Metadata reads are not
      * hedged (they are not sent through the retrieval that hedges).
@@ -128,8 +129,8 @@ public final class CostModel {
         if (!plan.dataRequests().isEmpty()) {
             int concurrency = effectiveConcurrency(plan.dataRequests(), options);
             NetworkProfile link = cold ? network : network.withConnectionSetup(Duration.ZERO);
-            int copies = options.hedgesReads() ? HedgeDelay.racedCopies(network,
-                    plan.dataRequests().stream().map(PlannedRequest::bytes).toList(), concurrency) : 0;
+            int copies = !options.hedgesReads() ? 0 : !plan.racedReads() ? 1 : HedgeDelay.racedCopies(network,
+                    plan.dataRequests().stream().map(PlannedRequest::bytes).toList(), concurrency);
             NetworkModel.Expectation expected = NetworkModel.expectation(link, sizes(plan.dataRequests(), cold),
                     concurrency, copies);
             hedgedRequests = expected.hedgedRequests();

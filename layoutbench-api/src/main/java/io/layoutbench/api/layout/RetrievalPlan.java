@@ -21,9 +21,14 @@ import java.util.List;
  * @param payloadBytes     sum of the returned samples' sizes
  * @param metadataRounds   how many round trips the metadata reads take one after another (reads within a round
  *                         are sent together): {@code metadataRequests.size()} when each needs the one before
+ * @param racedReads       whether optimized retrieval may race the data reads (send copies of each at once and drop
+ *                         the losers at the winner's first byte, {@link QueryOptions#withHedging}): true where the
+ *                         reads go to the backend the dataset was opened on, false where a layout reads through a
+ *                         store of its own that cannot drop a loser early (fac, over its erasure-coded nodes), whose
+ *                         reads are hedged late; the cost model prices what the plan says
  */
 public record RetrievalPlan(List<PlannedRequest> metadataRequests, List<PlannedRequest> dataRequests, long samples,
-        long payloadBytes, int metadataRounds) {
+        long payloadBytes, int metadataRounds, boolean racedReads) {
 
     public RetrievalPlan {
         metadataRequests = List.copyOf(requireNonNull(metadataRequests, "metadataRequests is null"));
@@ -39,7 +44,24 @@ public record RetrievalPlan(List<PlannedRequest> metadataRequests, List<PlannedR
         }
     }
 
-    /** A plan whose metadata reads each wait for the one before. */
+    /** A plan whose data reads may be raced. */
+    public RetrievalPlan(List<PlannedRequest> metadataRequests, List<PlannedRequest> dataRequests, long samples,
+            long payloadBytes, int metadataRounds) {
+        this(metadataRequests, dataRequests, samples, payloadBytes, metadataRounds, true);
+    }
+
+    /**
+     * This plan with its data reads hedged late, never raced.
+     *
+     * <pre>{@code
+     * RetrievalPlan viaOwnStore = l3Plan.withoutRacedReads();   // a layout whose store cannot drop a loser early
+     * }</pre>
+     */
+    public RetrievalPlan withoutRacedReads() {
+        return new RetrievalPlan(metadataRequests, dataRequests, samples, payloadBytes, metadataRounds, false);
+    }
+
+    /** A plan whose metadata reads each wait for the one before, and whose data reads may be raced. */
     public RetrievalPlan(List<PlannedRequest> metadataRequests, List<PlannedRequest> dataRequests, long samples,
             long payloadBytes) {
         this(metadataRequests, dataRequests, samples, payloadBytes, metadataRequests.size());

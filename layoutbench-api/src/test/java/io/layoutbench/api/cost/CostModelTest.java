@@ -73,6 +73,10 @@ class CostModelTest {
                 CostModel.effectiveConcurrency(reads, QueryOptions.defaults()));
         assertThat(copies).isGreaterThan(1);
         assertThat(hedged.requests()).isEqualTo(13L * copies);
+        // A plan whose reads go through a store that cannot drop a loser early is priced hedged late, as it is read.
+        Prediction late = model.predict(plan.withoutRacedReads(), false, QueryOptions.defaults());
+        assertThat(late.requests()).isBetween(13L, 13L * copies - 1);
+        assertThat(late.time()).isGreaterThan(hedged.time()).isLessThan(unhedged.time());
         assertThat(hedged.bytes()).isGreaterThanOrEqualTo(13 * 110_000L);
         assertThat(unhedged.requests()).isEqualTo(13);
         assertThat(unhedged.bytes()).isEqualTo(13 * 110_000L);

@@ -472,7 +472,8 @@ public final class FacLayout implements StorageLayout, SupportsDistributedWrites
                 return plan;
             }
             return new RetrievalPlan(plan.metadataRequests(), plan.dataRequests(), plan.samples(),
-                    plan.payloadBytes(), Math.min(plan.metadataRounds() + 1, plan.metadataRequests().size()));
+                    plan.payloadBytes(), Math.min(plan.metadataRounds() + 1, plan.metadataRequests().size()),
+                    plan.racedReads());
         }
 
         @Override
@@ -511,8 +512,9 @@ public final class FacLayout implements StorageLayout, SupportsDistributedWrites
                     : coldShared.get(metadata.size() + i) ? Sharing.SHARED_WHEN_COLD : Sharing.NONE;
             markedData.add(data.get(i).withSharing(sharing));
         }
+        // Its reads go through the FAC store, which cannot drop a raced copy at its first byte: hedged late.
         return new RetrievalPlan(markedMetadata, markedData, plan.samples(), plan.payloadBytes(),
-                plan.metadataRounds());
+                plan.metadataRounds(), false);
     }
 
     /**
