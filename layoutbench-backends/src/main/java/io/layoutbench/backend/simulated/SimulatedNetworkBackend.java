@@ -278,7 +278,7 @@ public final class SimulatedNetworkBackend extends ForwardingObjectBackend imple
         answer.whenComplete((value, error) -> {
             if (error == null) {
                 if (!result.isDone()) {
-                    onFirstByte.run();
+                    signal(onFirstByte);
                 }
                 result.complete(value);
             } else {
@@ -348,11 +348,7 @@ public final class SimulatedNetworkBackend extends ForwardingObjectBackend imple
                     }
                 } else if (onFirstByte != null && !result.isDone()) {
                     // Signalled once the store has answered: an error response does not win a race.
-                    try {
-                        onFirstByte.run();
-                    } catch (RuntimeException e) {
-                        // The caller's callback failing is the caller's problem: this read still completes.
-                    }
+                    signal(onFirstByte);
                 }
             });
         };
@@ -398,11 +394,7 @@ public final class SimulatedNetworkBackend extends ForwardingObjectBackend imple
         AtomicBoolean firstByteHeard = new AtomicBoolean(onFirstByte == null);
         Runnable firstByte = () -> {
             if (!result.isDone() && firstByteHeard.compareAndSet(false, true)) {
-                try {
-                    onFirstByte.run();
-                } catch (RuntimeException e) {
-                    // The caller's callback failing is the caller's problem: this read still completes.
-                }
+                signal(onFirstByte);
             }
         };
         // The transfer once submitted; CANCELLED once the caller has cancelled: whichever side comes second cancels.
@@ -448,6 +440,15 @@ public final class SimulatedNetworkBackend extends ForwardingObjectBackend imple
         long received = network.cancel(transfer);
         if (received > 0) {
             firstByteMetrics.onBytesReceived(kind, received);
+        }
+    }
+
+    /** Runs a caller's first-byte callback; one that throws is the caller's problem: the read still completes. */
+    private static void signal(Runnable onFirstByte) {
+        try {
+            onFirstByte.run();
+        } catch (RuntimeException e) {
+            // not this read's failure: it completes as it would have
         }
     }
 
