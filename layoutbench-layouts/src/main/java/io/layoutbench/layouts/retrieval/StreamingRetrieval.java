@@ -125,10 +125,12 @@ public final class StreamingRetrieval implements SampleStream {
         double typical = QueryOptions.typicalReadBytes(this.tasks.stream().mapToLong(ReadTask::bytes));
         int start = options.readsInFlight(typical);
         // Races only where the losers can be dropped at the winner's first byte: on another backend each would move
-        // its whole body.
+        // its whole body. Chosen on the requests, at the concurrency of requests of their size, as the cost model
+        // chooses from the plan (a task may hold several requests: L3's pages, a sample's fields).
+        List<Long> requestSizes = requestSizes(this.tasks);
         this.racedCopies = hedgedNetwork == null ? 1 : copies > 0 ? copies
-                : backend instanceof SupportsFirstByteSignal
-                        ? HedgeDelay.racedCopies(hedgedNetwork, requestSizes(this.tasks), start) : 1;
+                : backend instanceof SupportsFirstByteSignal ? HedgeDelay.racedCopies(hedgedNetwork, requestSizes,
+                        options.readsInFlight(requestSizes.stream().mapToLong(Long::longValue))) : 1;
         // The paper's mode keeps its concurrency fixed, as the paper ran; optimized adapts it while the query runs.
         this.window = options.mode() == RetrievalMode.OPTIMIZED
                 ? ReadWindow.adaptive(start, options.readsInFlightCeiling(typical), metrics::snapshot, System::nanoTime)
