@@ -438,12 +438,14 @@ public final class NetworkModel {
                 pending.poll();
             }
             long nextCheck = pending.isEmpty() ? Long.MAX_VALUE : pending.peek().nextCheck;
-            List<Transfer> started = new ArrayList<>();
-            List<Transfer> completedNow = model.advanceTo(Math.min(model.nextEventNanos(), nextCheck), started);
+            // First bytes matter only to a race: late hedges end at the winner's last byte.
+            List<Transfer> started = copies > 1 ? new ArrayList<>() : List.of();
+            List<Transfer> completedNow = model.advanceTo(Math.min(model.nextEventNanos(), nextCheck),
+                    copies > 1 ? started : null);
             for (Transfer first : started) {
                 // A raced read's first copy to answer: the others go before they move a byte.
                 HedgedRead read = reads.get(first);
-                if (copies < 2 || read == null || read.done || read.tied) {
+                if (read == null || read.done || read.tied) {
                     continue;
                 }
                 read.tied = true;
