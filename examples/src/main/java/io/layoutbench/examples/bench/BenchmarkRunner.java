@@ -10,6 +10,7 @@ import io.layoutbench.api.cost.Prices;
 import io.layoutbench.api.dataset.Blob;
 import io.layoutbench.api.dataset.Sample;
 import io.layoutbench.api.layout.Dataset;
+import io.layoutbench.api.layout.PlannedRequest;
 import io.layoutbench.api.layout.QueryOptions;
 import io.layoutbench.api.layout.ResultOrder;
 import io.layoutbench.api.layout.RetrievalMode;
@@ -184,12 +185,21 @@ public final class BenchmarkRunner {
             // Planned after the cold run so that planning (which loads metadata) does not warm the cold client.
             RetrievalPlan plan = dataset.plan(query, options);
             Measured warm = measure(dataset, query, options);
+            NetworkProfile profile = config.profile();
             return List.of(
                     row(layout, mode, benchmarkQuery, RunRow.COLD, rep, cold,
-                            costModel.predict(plan, true, options)),
+                            costModel.predict(plan, true, options), profile.physicalBound(
+                                    cold.stats().payloadBytes(), plan.metadataRounds(), coldMetadataBytes(plan))),
                     row(layout, mode, benchmarkQuery, RunRow.WARM, rep, warm,
-                            costModel.predict(plan, false, options)));
+                            costModel.predict(plan, false, options),
+                            profile.physicalBound(warm.stats().payloadBytes())));
         }
+    }
+
+    /** The bytes of {@code plan}'s metadata reads that cross the link on a cold run (not shared with another). */
+    private static long coldMetadataBytes(RetrievalPlan plan) {
+        return plan.metadataRequests().stream().filter(request -> request.roundTrip(true))
+                .mapToLong(PlannedRequest::bytes).sum();
     }
 
     /** A fresh client: its own network (no open connections, full burst credit) over the shared store. */
@@ -237,7 +247,7 @@ public final class BenchmarkRunner {
     }
 
     private RunRow row(StorageLayout layout, RetrievalMode mode, BenchmarkQuery query, String run, int rep,
-            Measured measured, Prediction predicted) {
+            Measured measured, Prediction predicted, Duration bound) {
         MetricsSnapshot transfer = measured.stats().transfer();
         long bytes = transfer.bytesReceived() + transfer.bytesSent();
         CostBreakdown cost = costModel.cost(bytes, transfer.getClassRequests(), transfer.putClassRequests(),
@@ -249,7 +259,7 @@ public final class BenchmarkRunner {
                 DatasetStore.seconds(measured.stats().timeToFirstSample()), cost.transferUsd(), cost.requestUsd(),
                 cost.computeUsd(), cost.total(), DatasetStore.seconds(predicted.time()), predicted.bytes(),
                 predicted.requests(), predicted.cost().total(),
-                DatasetStore.seconds(config.profile().physicalBound(measured.stats().payloadBytes())),
+                DatasetStore.seconds(bound),
                 measured.memory().heapBytes(),
                 measured.memory().directBytes(), measured.memory().mappedBytes(), measured.memory().residentBytes());
     }

@@ -98,8 +98,9 @@ public final class CostModel {
      * is priced raced, unless the plan says its reads are not ({@link RetrievalPlan#racedReads}): every read's copies
      * at once, the losers cancelled at the winner's first byte, as retrieval
      * does on a backend that signals first bytes ({@link io.layoutbench.api.backend.SupportsFirstByteSignal}: the
-     * simulated network; on another it hedges late, and this under-predicts such a batch). Metadata reads are not
-     * hedged (they are not sent through the retrieval that hedges).
+     * simulated network; on another it hedges late, and this under-predicts such a batch). A cold run's metadata
+     * reads, each a round trip of its own, are raced the same way where the plan's reads may be, each with
+     * {@link HedgeDelay#racedCopiesAlone} copies (the fewest any of them gets), and never hedged late.
      *
      * <p>The client's own work ({@link #clientWork()}): a cold client decodes its metadata before it can plan the
      * data reads, so that adds to the time; the payload is checked as reads arrive, while the others are still in
@@ -115,17 +116,22 @@ public final class CostModel {
     public Prediction predict(RetrievalPlan plan, boolean cold, QueryOptions options) {
         List<PlannedRequest> requests = cold ? plan.allRequests() : plan.dataRequests();
         double seconds = 0;
+        double hedgedRequests = 0;
+        double duplicateBytes = 0;
         if (cold && !plan.metadataRequests().isEmpty()) {
             // Metadata reads go in rounds (a footer before the chunks it locates): as many at once as one round holds.
             // Reads the store answers from an earlier read's bytes wait for no round trip of their own.
             List<Long> sent = sizes(plan.metadataRequests(), true);
             int perRound = Math.max(1, (sent.size() + plan.metadataRounds() - 1) / plan.metadataRounds());
-            seconds += seconds(NetworkModel.expected(network, sent, perRound));
+            int copies = options.hedgesReads() && plan.racedReads() ? metadataCopies(sent) : 0;
+            NetworkModel.Expectation metadata = NetworkModel.expectation(network, sent,
+                    perRound * Math.max(1, copies), copies);
+            seconds += seconds(metadata.time());
+            hedgedRequests += metadata.hedgedRequests();
+            duplicateBytes += metadata.duplicateBytes();
             long metadataBytes = plan.metadataRequests().stream().mapToLong(PlannedRequest::bytes).sum();
             seconds += clientWork.seconds(0, metadataBytes);
         }
-        double hedgedRequests = 0;
-        double duplicateBytes = 0;
         if (!plan.dataRequests().isEmpty()) {
             int concurrency = effectiveConcurrency(plan.dataRequests(), options);
             NetworkProfile link = cold ? network : network.withConnectionSetup(Duration.ZERO);
@@ -133,8 +139,8 @@ public final class CostModel {
                     plan.dataRequests().stream().map(PlannedRequest::bytes).toList(), concurrency);
             NetworkModel.Expectation expected = NetworkModel.expectation(link, sizes(plan.dataRequests(), cold),
                     concurrency, copies);
-            hedgedRequests = expected.hedgedRequests();
-            duplicateBytes = expected.duplicateBytes();
+            hedgedRequests += expected.hedgedRequests();
+            duplicateBytes += expected.duplicateBytes();
             double transfer = seconds(expected.time());
             double check = clientWork.seconds(plan.payloadBytes(), 0);
             double lastCheck = check / plan.dataRequests().size();
@@ -168,6 +174,18 @@ public final class CostModel {
 
     private static double seconds(Duration duration) {
         return duration.toNanos() / 1e9;
+    }
+
+    /**
+     * Copies of each metadata read a cold run races ({@link HedgeDelay#racedCopiesAlone}, as retrieval decides each
+     * read's): the fewest any of them gets, 0 if that is one (metadata reads are never hedged late).
+     */
+    private int metadataCopies(List<Long> sizes) {
+        int copies = HedgeDelay.MAX_RACED_COPIES;
+        for (long size : sizes) {
+            copies = Math.min(copies, HedgeDelay.racedCopiesAlone(network, size));
+        }
+        return copies > 1 ? copies : 0;
     }
 
     /** The sizes of the requests that wait for a round trip of their own on a {@code cold} (or warm) run. */

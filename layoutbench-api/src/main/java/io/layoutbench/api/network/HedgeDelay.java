@@ -77,6 +77,9 @@ public final class HedgeDelay {
     /** Choices of {@link #racedCopies} kept, by profile, concurrency and sizes: a repeated query is not simulated. */
     private static final int REMEMBERED_CHOICES = 256;
 
+    /** The smallest size {@link #racedCopiesAlone} weighs a read at: a page. */
+    private static final long MIN_ALONE_BYTES = 4096;
+
     private static final Map<List<Object>, Integer> CHOICES = new LinkedHashMap<>(64, 0.75f, true) {
         @Override
         protected boolean removeEldestEntry(Map.Entry<List<Object>, Integer> eldest) {
@@ -149,6 +152,33 @@ public final class HedgeDelay {
             CHOICES.put(key, copies);
         }
         return copies;
+    }
+
+    /**
+     * How many copies to send at once of a read that is a round trip of its own, one nothing else waits beside: a
+     * cold query's metadata reads, each of which needs the one before (a footer, then the chunks it locates). It is
+     * {@link #racedCopies} of a batch of that one read, with a slot for each copy. The size is rounded up to a power
+     * of two (4 KiB at least), so that the choices remembered stay few whatever sizes footers and chunks have; a
+     * read of more than the profile's bandwidth-delay product is not raced, as in {@link #racedCopies}. The cost model
+     * prices a cold plan's metadata reads with the same choice.
+     *
+     * <pre>{@code
+     * HedgeDelay.racedCopiesAlone(NetworkProfiles.get("t3.medium"), 65_536);       // 3: a footer's tail
+     * HedgeDelay.racedCopiesAlone(NetworkProfiles.get("t3.medium"), 40_000_000);   // 1: over t3's 19 MB BDP
+     * }</pre>
+     *
+     * @throws IllegalArgumentException if {@code readBytes} is negative
+     */
+    public static int racedCopiesAlone(NetworkProfile profile, long readBytes) {
+        requireNonNull(profile, "profile is null");
+        if (readBytes < 0) {
+            throw new IllegalArgumentException("readBytes must be >= 0, got " + readBytes);
+        }
+        if (readBytes > profile.bandwidthDelayProduct() || readBytes > Long.MAX_VALUE / 2) {
+            return 1;
+        }
+        long rounded = readBytes <= MIN_ALONE_BYTES ? MIN_ALONE_BYTES : Long.highestOneBit(readBytes - 1) << 1;
+        return racedCopies(profile, List.of(rounded), MAX_RACED_COPIES);
     }
 
     /**

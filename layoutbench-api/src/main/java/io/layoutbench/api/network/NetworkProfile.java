@@ -106,6 +106,37 @@ public record NetworkProfile(
     }
 
     /**
+     * The physical bound of a cold client's read of {@code payloadBytes}: it opens a connection
+     * ({@code connectionSetup}, once: the others open beside it), waits one first-byte latency per round of metadata
+     * reads (a footer before the chunks it locates: they cannot overlap), then reads the payload, and the metadata's
+     * bytes and the payload cross the host's link: {@code setup + metadataRounds x latency +
+     * physicalBound(metadataBytes + payloadBytes)}. With no metadata rounds and no set-up it is
+     * {@link #physicalBound(long)}. Zero for an unlimited profile.
+     *
+     * <pre>{@code
+     * NetworkProfile t3 = NetworkProfiles.get("t3.medium");
+     * Duration cold = t3.physicalBound(1_200_000L, 2, 612_000L);   // 5 ms + 2 x 30 ms + 30 ms + 2.9 ms
+     * }</pre>
+     *
+     * @throws IllegalArgumentException if a count is negative, or there are metadata bytes but no round
+     */
+    public Duration physicalBound(long payloadBytes, int metadataRounds, long metadataBytes) {
+        if (metadataRounds < 0 || metadataBytes < 0 || (metadataRounds == 0 && metadataBytes > 0)) {
+            throw new IllegalArgumentException("metadataRounds and metadataBytes must be >= 0, and bytes need a "
+                    + "round: got " + metadataRounds + " rounds of " + metadataBytes + " bytes");
+        }
+        if (payloadBytes < 0 || metadataBytes > Long.MAX_VALUE - payloadBytes) {
+            throw new IllegalArgumentException("payloadBytes must be >= 0 and fit beside " + metadataBytes
+                    + " metadata bytes, got " + payloadBytes);
+        }
+        if (isUnlimited()) {
+            return Duration.ZERO;
+        }
+        return physicalBound(payloadBytes + metadataBytes).plus(connectionSetup)
+                .plus(firstByteLatency.multipliedBy(metadataRounds));
+    }
+
+    /**
      * The host's bandwidth-delay product: bytes that must be in flight to keep its link full, its peak rate (the
      * burst rate while credit lasts) times the median first-byte latency. t3.medium: 5 Gbps x 30 ms = 18.75 MB.
      * Infinite for an unlimited host with latency, zero with no latency.

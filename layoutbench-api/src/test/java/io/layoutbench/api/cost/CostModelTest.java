@@ -101,6 +101,31 @@ class CostModelTest {
                 .hasMessageContaining("metadataRounds");
     }
 
+    @Test
+    void aColdRunsMetadataReadsAreRacedWhereThePlansReadsMayBeAndNeverHedgedLate() {
+        RetrievalPlan plan = new RetrievalPlan(List.of(get("meta", 65_536), get("meta", 546_000)),
+                List.of(get("a", 100_000)), 1, 100_000);
+        int copies = Math.min(HedgeDelay.racedCopiesAlone(NetworkProfiles.T3_MEDIUM, 65_536),
+                HedgeDelay.racedCopiesAlone(NetworkProfiles.T3_MEDIUM, 546_000));
+        assertThat(copies).isGreaterThan(1);
+        QueryOptions hedged = QueryOptions.defaults();
+
+        Prediction raced = model.predict(plan, true, hedged);
+        Prediction warm = model.predict(plan, false, hedged);
+        RetrievalPlan metadataOnly = new RetrievalPlan(plan.metadataRequests(), List.of(), 0, 0);
+        Prediction late = model.predict(metadataOnly.withoutRacedReads(), true, hedged);
+        Prediction unhedged = model.predict(plan, true, hedged.withHedging(false));
+
+        assertThat(raced.requests()).as("each metadata read sent %d times, beside the data read's", copies)
+                .isEqualTo(warm.requests() + 2L * copies);
+        assertThat(model.predict(metadataOnly, true, hedged).requests()).isEqualTo(2L * copies);
+        assertThat(late.requests()).as("metadata reads of a plan that may not race: not hedged late either")
+                .isEqualTo(2);
+        assertThat(unhedged.requests()).isEqualTo(3);
+        assertThat(raced.time()).isLessThan(unhedged.time());
+        assertThat(raced.bytes()).as("losers cancelled before their first byte").isEqualTo(warm.bytes() + 611_536);
+    }
+
     /**
      * A request the store answers from an earlier one's bytes (FAC's shared checksum units) waits for no round trip:
      * one in flight at a time, 10 ms each, no jitter. A request shared only with a cold run's metadata reads waits

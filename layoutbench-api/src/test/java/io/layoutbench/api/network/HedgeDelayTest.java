@@ -78,4 +78,19 @@ class HedgeDelayTest {
                 .isEqualTo(1);
         assertThatThrownBy(() -> HedgeDelay.racedCopies(T3, List.of(1L), 0)).hasMessageContaining("concurrency");
     }
+
+    @Test
+    void aReadAloneIsRacedAsABatchOfItselfWeighedAtItsSizeRoundedToAPowerOfTwo() {
+        int footer = HedgeDelay.racedCopiesAlone(T3, 65_536);
+
+        assertThat(footer).isEqualTo(HedgeDelay.racedCopies(T3, List.of(65_536L), HedgeDelay.MAX_RACED_COPIES));
+        assertThat(footer).as("a lone small read on an idle link").isGreaterThan(1);
+        assertThat(HedgeDelay.racedCopiesAlone(T3, 40_000)).as("weighed as 64 KiB").isEqualTo(footer);
+        assertThat(HedgeDelay.racedCopiesAlone(T3, 0)).isEqualTo(HedgeDelay.racedCopiesAlone(T3, 4096));
+        assertThat(HedgeDelay.racedCopiesAlone(T3, 40_000_000)).as("over t3's 19 MB BDP").isEqualTo(1);
+        assertThat(HedgeDelay.racedCopiesAlone(T3, Long.MAX_VALUE)).isEqualTo(1);
+        assertThat(HedgeDelay.racedCopiesAlone(T3.withLatencyJitter(0), 65_536)).isEqualTo(1);
+        assertThat(HedgeDelay.racedCopiesAlone(NetworkProfiles.NONE, 65_536)).isEqualTo(1);
+        assertThatThrownBy(() -> HedgeDelay.racedCopiesAlone(T3, -1)).hasMessageContaining("readBytes");
+    }
 }

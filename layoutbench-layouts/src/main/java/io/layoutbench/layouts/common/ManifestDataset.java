@@ -17,6 +17,7 @@ import io.layoutbench.api.metrics.RequestMetrics;
 import io.layoutbench.api.predicate.BoundQuery;
 import io.layoutbench.api.predicate.Query;
 import io.layoutbench.layouts.manifest.DatasetManifest;
+import io.layoutbench.layouts.retrieval.RacedReads;
 
 import java.util.List;
 
@@ -96,7 +97,8 @@ public abstract class ManifestDataset implements Dataset, SupportsPreparedQuerie
         QueryMetrics metrics = new QueryMetrics();
         metrics.start();
         ObjectBackend metered = backend.withMetrics(metrics);
-        PreparedResult prepared = prepare(metered, bound, options);
+        // A cold client's metadata reads are round trips one after another: each is raced (RacedReads).
+        PreparedResult prepared = prepare(RacedReads.of(metered, options, metrics), bound, options);
         return prepared.run(metered, prepared.samples() == 0 ? List.of() : prepared.allTasks(), metrics);
     }
 
@@ -115,8 +117,9 @@ public abstract class ManifestDataset implements Dataset, SupportsPreparedQuerie
      */
     @Override
     public PreparedQuery prepare(Query query, QueryOptions options) {
-        return prepare(backend.withMetrics(RequestMetrics.NONE), query.bind(schema()),
-                requireNonNull(options, "options is null"));
+        requireNonNull(options, "options is null");
+        return prepare(RacedReads.of(backend.withMetrics(RequestMetrics.NONE), options, RequestMetrics.NONE),
+                query.bind(schema()), options);
     }
 
     @Override

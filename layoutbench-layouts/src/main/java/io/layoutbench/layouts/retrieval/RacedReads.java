@@ -1,0 +1,196 @@
+package io.layoutbench.layouts.retrieval;
+
+import static java.util.Objects.requireNonNull;
+
+import io.layoutbench.api.backend.ByteRange;
+import io.layoutbench.api.backend.ForwardingObjectBackend;
+import io.layoutbench.api.backend.ObjectBackend;
+import io.layoutbench.api.backend.SupportsFirstByteSignal;
+import io.layoutbench.api.layout.QueryOptions;
+import io.layoutbench.api.metrics.RequestKind;
+import io.layoutbench.api.metrics.RequestMetrics;
+import io.layoutbench.api.network.HedgeDelay;
+import io.layoutbench.api.network.NetworkProfile;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+
+/**
+ * A view of a backend that races every ranged read sent through it: {@link HedgeDelay#racedCopiesAlone} copies at
+ * once, the first whose response starts wins, and the others are cancelled then, before they move a byte. For the
+ * reads a cold query sends to load its metadata, each a round trip of its own that waits for the one before (a
+ * footer, then the chunks it locates): {@link StreamingRetrieval} races the data reads of a batch, and these are
+ * not sent through it. A round of a few dozen footers waits for the slowest of them; at mini on t3.medium, the 21
+ * footer reads of L3 took 2 to 4 times the median latency as a round.
+ *
+ * <p>Only a backend that signals first bytes ({@link SupportsFirstByteSignal}) is raced, and only where the query
+ * hedges its reads on a profile with latency jitter ({@link HedgeDelay#worthwhile}); {@link #of} returns any other
+ * backend as it is. Whole-object reads are not raced: their size is not known before they are sent. Each copy after
+ * the first is counted as a hedged request of {@code metrics}. A copy that fails leaves the race to the others; the
+ * read fails only when every copy has, with the first failure that was not a cancellation.
+ *
+ * <pre>{@code
+ * ObjectBackend metadataReads = RacedReads.of(metered, options, queryMetrics);
+ * MetadataTable table = MetadataTable.load(metadataReads, object, schema);   // each round trip raced
+ * }</pre>
+ */
+public final class RacedReads extends ForwardingObjectBackend {
+    private final ObjectBackend backend;
+    private final SupportsFirstByteSignal signalling;
+    private final NetworkProfile network;
+    private final RequestMetrics metrics;
+
+    private RacedReads(ObjectBackend backend, SupportsFirstByteSignal signalling, NetworkProfile network,
+            RequestMetrics metrics) {
+        this.backend = backend;
+        this.signalling = signalling;
+        this.network = network;
+        this.metrics = metrics;
+    }
+
+    /**
+     * {@code backend} with its ranged reads raced, if it signals first bytes and {@code options} hedge reads on a
+     * network with latency jitter; otherwise {@code backend} itself.
+     *
+     * @param metrics where each copy after the first is counted as a hedged request
+     */
+    public static ObjectBackend of(ObjectBackend backend, QueryOptions options, RequestMetrics metrics) {
+        requireNonNull(backend, "backend is null");
+        requireNonNull(options, "options is null");
+        requireNonNull(metrics, "metrics is null");
+        if (options.hedgesReads() && HedgeDelay.worthwhile(options.network())
+                && backend instanceof SupportsFirstByteSignal signalling) {
+            return new RacedReads(backend, signalling, options.network(), metrics);
+        }
+        return backend;
+    }
+
+    @Override
+    protected ObjectBackend delegate() {
+        return backend;
+    }
+
+    @Override
+    public CompletableFuture<ByteBuffer> readRangeAsync(String key, ByteRange range) {
+        int copies = HedgeDelay.racedCopiesAlone(network, range.length());
+        if (copies < 2) {
+            return backend.readRangeAsync(key, range);
+        }
+        return new Race().run(copies, onFirstByte -> signalling.readRangeAsync(key, range, onFirstByte));
+    }
+
+    /** A view for other metrics is another caller's: it does not race. */
+    @Override
+    public ObjectBackend withMetrics(RequestMetrics otherMetrics) {
+        return backend.withMetrics(otherMetrics);
+    }
+
+    /** The backend is the caller's to close, not this view's. */
+    @Override
+    public void close() {
+    }
+
+    /** How one copy is sent: a read that runs its argument at its first byte. */
+    @FunctionalInterface
+    private interface Send {
+        CompletableFuture<ByteBuffer> send(Runnable onFirstByte);
+    }
+
+    /** One raced read: its copies, and the one whose first byte came first. Fields are guarded by {@code this}. */
+    private final class Race {
+        private final CompletableFuture<ByteBuffer> answer = new CompletableFuture<>();
+        private final List<Copy> copies = new ArrayList<>(HedgeDelay.MAX_RACED_COPIES);
+        private Copy winner;
+        private int running;
+        private Throwable firstFailure;
+
+        CompletableFuture<ByteBuffer> run(int count, Send send) {
+            answer.whenComplete((value, failure) -> {
+                if (answer.isCancelled()) {
+                    cancelAllBut(null);
+                }
+            });
+            for (int i = 0; i < count; i++) {
+                Copy copy = new Copy();
+                synchronized (this) {
+                    if (winner != null || answer.isDone()) {
+                        break;   // a first byte came while the copies went: the rest need not
+                    }
+                    copies.add(copy);
+                    running++;
+                }
+                if (i > 0) {
+                    metrics.onHedgedRequest(RequestKind.RANGE_GET);
+                }
+                CompletableFuture<ByteBuffer> future;
+                try {
+                    future = send.send(() -> onFirstByte(copy));
+                } catch (RuntimeException e) {
+                    future = CompletableFuture.failedFuture(e);
+                }
+                boolean lost;
+                synchronized (this) {
+                    copy.future = future;
+                    lost = (winner != null && winner != copy) || answer.isDone();
+                }
+                if (lost) {
+                    future.cancel(false);
+                }
+                future.whenComplete((value, failure) -> onDone(copy, value, failure));
+            }
+            return answer;
+        }
+
+        private void onFirstByte(Copy first) {
+            synchronized (this) {
+                if (winner != null || answer.isDone()) {
+                    return;
+                }
+                winner = first;
+            }
+            cancelAllBut(first);
+        }
+
+        private void onDone(Copy copy, ByteBuffer value, Throwable failure) {
+            if (failure == null) {
+                if (answer.complete(value)) {
+                    cancelAllBut(copy);
+                }
+                return;
+            }
+            Throwable cause = failure instanceof CompletionException && failure.getCause() != null
+                    ? failure.getCause() : failure;
+            boolean last;
+            synchronized (this) {
+                if (firstFailure == null && !(cause instanceof CancellationException)) {
+                    firstFailure = cause;
+                }
+                last = --running == 0;
+                cause = firstFailure != null ? firstFailure : cause;
+            }
+            if (last) {
+                answer.completeExceptionally(cause);
+            }
+        }
+
+        private void cancelAllBut(Copy kept) {
+            List<CompletableFuture<ByteBuffer>> others = new ArrayList<>(copies.size());
+            synchronized (this) {
+                for (Copy copy : copies) {
+                    if (copy != kept && copy.future != null) {
+                        others.add(copy.future);
+                    }
+                }
+            }
+            others.forEach(future -> future.cancel(false));
+        }
+    }
+
+    /** One copy of a raced read: its future once sent. Guarded by its race. */
+    private static final class Copy {
+        CompletableFuture<ByteBuffer> future;
+    }
+}
