@@ -102,7 +102,7 @@ public final class Retrier {
      *                  wrappers removed) into a {@link StorageException}; transient ones are retried
      * @return the first successful result, or a failure: the permanent error as translated, or a
      *         {@link TransientStorageException} that says how many attempts were made and over how long. Completing
-     *         the returned future (cancelling it) starts no further attempt.
+     *         the returned future starts no further attempt, and cancelling it cancels the attempt in flight.
      */
     public <T> CompletableFuture<T> run(RequestKind kind, RequestMetrics metrics, String what,
             Supplier<CompletableFuture<T>> attempt, Function<Throwable, StorageException> translate) {
@@ -148,10 +148,16 @@ public final class Retrier {
                 failed(number, e);
                 return;
             }
+            // The caller cancelled the request: the attempt in flight goes too (a backend closes its connection).
+            result.whenComplete((value, failure) -> {
+                if (result.isCancelled()) {
+                    future.cancel(true);
+                }
+            });
             future.whenComplete((value, failure) -> {
                 if (failure == null) {
                     result.complete(value);
-                } else {
+                } else if (!result.isDone()) {
                     failed(number, failure);
                 }
             });

@@ -13,7 +13,12 @@ import java.util.concurrent.CompletableFuture;
  * future completes (a read that completes first may skip it: it has won anyway), on whatever thread the backend hears
  * the response on, possibly inside the read call itself. It must be short, must not block, and may cancel other reads;
  * the backend holds none of its locks while it runs, and a callback that throws does not fail the read. It does not
- * run for a read that fails, or that is cancelled first.
+ * run for a read that fails, or that is cancelled first. {@code FirstByteSignalContractTest} (the api's test jar)
+ * checks these promises of an implementation.
+ *
+ * <p>The simulated network implements it. The S3 backend does not: the AWS SDK's CRT client hands a response's
+ * headers over only with its first body part, once that part is all in, so it cannot tell a response's start from
+ * its end for a read of one part.
  *
  * <pre>{@code
  * if (backend instanceof SupportsFirstByteSignal signalling) {

@@ -97,6 +97,26 @@ class RetrierTest {
     }
 
     @Test
+    void cancellingTheRequestCancelsTheAttemptInFlightAndStartsNoRetry() {
+        AtomicInteger calls = new AtomicInteger();
+        CompletableFuture<String> inFlight = new CompletableFuture<>();
+        CompletableFuture<String> result = retrier(POLICY, 0.5).run(RequestKind.RANGE_GET, metrics, "GET x", () -> {
+            calls.incrementAndGet();
+            return inFlight;
+        }, failure -> new TransientStorageException("GET x: " + failure, failure, false));
+
+        result.cancel(false);
+        time.runAll();
+
+        assertThat(inFlight).isCancelled();
+        assertThat(calls.get()).isEqualTo(1);
+        MetricsSnapshot snapshot = metrics.snapshot();
+        assertThat(snapshot.requests(RequestKind.RANGE_GET)).isEqualTo(1);
+        assertThat(snapshot.retries()).isEmpty();
+        assertThat(snapshot.failures()).isEmpty();
+    }
+
+    @Test
     void permanentFailuresAreNotRetried() {
         AtomicInteger calls = new AtomicInteger();
         CompletableFuture<String> result = retrier(POLICY, 0.5).run(RequestKind.HEAD, metrics, "HEAD x",

@@ -18,7 +18,9 @@ import software.amazon.awssdk.services.s3.model.GetObjectResponse;
 /**
  * Receives one GET response body straight into a buffer chosen when the headers arrive: each chunk the client
  * delivers is put into it once, and counted into the metrics there, where it is consumed. The first byte is counted
- * when the headers arrive.
+ * when the SDK hands the response over: its CRT client does that with the first body part, once that part is all in
+ * ({@code S3CrtResponseHandlerAdapter} calls {@code onHeaders} at the first body delivery), so for a read of one
+ * part the time counted is to its last byte, not its first.
  *
  * <p>A body longer or shorter than its buffer fails the attempt (a short one with an {@link EOFException}: the
  * connection broke).

@@ -101,6 +101,12 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  *       inside one request, and it cannot be told not to: its retry count 0 means "the default", 3. This backend
  *       sets it to 1, the least it allows, so one request counted here may be up to two HTTP requests on the wire
  *       when the store fails; without failures the counts are exact.
+ *   <li><b>Cancelling</b> a read's future cancels its GETs in flight, which closes their connections before they
+ *       bring the rest of their bodies, and starts no retry: a hedged read's loser stops there. This backend does
+ *       not say when a response starts ({@link io.layoutbench.api.backend.SupportsFirstByteSignal}), so retrieval
+ *       does not race its reads: the SDK's CRT client hands a response's headers over only with its first body
+ *       part, once that part is all in (aws-sdk-java-v2's {@code S3CrtResponseHandlerAdapter} waits for the body
+ *       before it calls {@code onHeaders}), by which time a loser would have moved its bytes.
  *   <li><b>Credentials</b> never appear in {@link #uri()}, {@link #toString()}, log lines or exception messages.
  * </ul>
  *
@@ -203,8 +209,9 @@ public final class S3Backend implements ObjectBackend {
                 return EMPTY;
             });
         }
-        return readRangeInParts(key, fullKey, range, VERSION_MIX_RETRIES)
-                .exceptionallyCompose(failure -> whenInvalidRange(failure, key, fullKey, range));
+        ReadRequests requests = new ReadRequests();
+        return requests.cancelledWith(readRangeInParts(key, fullKey, range, VERSION_MIX_RETRIES, requests)
+                .exceptionallyCompose(failure -> whenInvalidRange(failure, key, fullKey, range)));
     }
 
     /**
@@ -213,14 +220,14 @@ public final class S3Backend implements ObjectBackend {
      * so pinning every read to its first part's ETag would cost a round trip for nothing).
      */
     private CompletableFuture<ByteBuffer> readRangeInParts(String key, String fullKey, ByteRange range,
-            int retriesLeft) {
+            int retriesLeft, ReadRequests requests) {
         ByteBuffer buffer = ByteBuffer.allocate((int) range.length());
         List<CompletableFuture<GetObjectResponse>> parts = new ArrayList<>();
         for (long offset = range.offset(); offset < range.end(); offset += shared.options.partSize()) {
             ByteRange part = ByteRange.between(offset, Math.min(range.end(), offset + shared.options.partSize()));
             int at = (int) (part.offset() - range.offset());
-            parts.add(readPart(RequestKind.RANGE_GET, key, fullKey, range, part, null,
-                    response -> checkedSlice(key, range, part, response, buffer, at)));
+            parts.add(requests.add(readPart(RequestKind.RANGE_GET, key, fullKey, range, part, null,
+                    response -> checkedSlice(key, range, part, response, buffer, at))));
         }
         if (parts.size() == 1) {
             // One GET is one version: the common case of the ranged-read path needs no check.
@@ -240,7 +247,7 @@ public final class S3Backend implements ObjectBackend {
                         + " times in a row (its parts came from versions " + versions + ")");
             }
             LOG.debug("Parts of {} of {} came from versions {}; reading it again", range, fullKey, versions);
-            return readRangeInParts(key, fullKey, range, retriesLeft - 1);
+            return readRangeInParts(key, fullKey, range, retriesLeft - 1, requests);
         });
     }
 
@@ -252,14 +259,16 @@ public final class S3Backend implements ObjectBackend {
     public CompletableFuture<ByteBuffer> readAllAsync(String key) {
         String fullKey = shared.location.fullKey(key);
         checkOpen();
-        return readAllInParts(key, fullKey, VERSION_MIX_RETRIES);
+        ReadRequests requests = new ReadRequests();
+        return requests.cancelledWith(readAllInParts(key, fullKey, VERSION_MIX_RETRIES, requests));
     }
 
-    private CompletableFuture<ByteBuffer> readAllInParts(String key, String fullKey, int retriesLeft) {
+    private CompletableFuture<ByteBuffer> readAllInParts(String key, String fullKey, int retriesLeft,
+            ReadRequests requests) {
         long partSize = shared.options.partSize();
         ByteRange first = ByteRange.of(0, partSize);
         AtomicReference<ByteBuffer> whole = new AtomicReference<>();
-        return readPart(RequestKind.GET, key, fullKey, null, first, null, response -> {
+        return requests.add(readPart(RequestKind.GET, key, fullKey, null, first, null, response -> {
             long size = totalSize(response);
             if (size > MAX_READ_BYTES) {
                 throw new StorageException("Cannot read all of " + describe(fullKey, null) + " at once: it is "
@@ -269,20 +278,20 @@ public final class S3Backend implements ObjectBackend {
             whole.set(buffer);
             return checkedSlice(key, ByteRange.of(0, size), ByteRange.of(0, Math.min(size, partSize)), response,
                     buffer, 0);
-        }).thenCompose(firstResponse -> {
+        })).thenCompose(firstResponse -> {
             ByteBuffer buffer = whole.get();
             ByteRange all = ByteRange.of(0, buffer.capacity());
             List<CompletableFuture<GetObjectResponse>> rest = new ArrayList<>();
             for (long offset = partSize; offset < all.end(); offset += partSize) {
                 ByteRange part = ByteRange.between(offset, Math.min(all.end(), offset + partSize));
-                rest.add(readPart(RequestKind.GET, key, fullKey, all, part, firstResponse.eTag(),
-                        response -> checkedSlice(key, all, part, response, buffer, (int) part.offset())));
+                rest.add(requests.add(readPart(RequestKind.GET, key, fullKey, all, part, firstResponse.eTag(),
+                        response -> checkedSlice(key, all, part, response, buffer, (int) part.offset()))));
             }
             return allOf(rest).thenApply(ignored -> buffer.asReadOnlyBuffer());
         }).exceptionallyCompose(failure -> {
             if (Retrier.unwrap(failure) instanceof S3Errors.ObjectChanged && retriesLeft > 0) {
                 LOG.debug("{} was overwritten while being read whole; reading it again", fullKey);
-                return readAllInParts(key, fullKey, retriesLeft - 1);
+                return readAllInParts(key, fullKey, retriesLeft - 1, requests);
             }
             if (Retrier.unwrap(failure) instanceof S3Errors.InvalidRange) {
                 // A range GET of an empty object is 416: ask for the size to tell "empty" from "changed".
@@ -687,9 +696,10 @@ public final class S3Backend implements ObjectBackend {
 
     /**
      * {@code request}, failed with {@link S3Errors.AttemptTimeout} if it takes longer than the attempt timeout; the
-     * request is then cancelled, which closes its connection.
+     * request is then cancelled, which closes its connection, and so it is when the returned future is cancelled.
+     * {@code onAbort} runs first in either case.
      */
-    private <T> CompletableFuture<T> withTimeout(CompletableFuture<T> request, Runnable onTimeout) {
+    private <T> CompletableFuture<T> withTimeout(CompletableFuture<T> request, Runnable onAbort) {
         CompletableFuture<T> attempt = new CompletableFuture<>();
         long timeoutNanos = shared.options.retryPolicy().attemptTimeout().toNanos();
         Timer timer = shared.schedule(() -> {
@@ -697,7 +707,7 @@ public final class S3Backend implements ObjectBackend {
                     ? new IllegalStateException("The S3 backend " + uri() + " was closed")
                     : new S3Errors.AttemptTimeout(timeoutNanos);
             if (attempt.completeExceptionally(why)) {
-                onTimeout.run();
+                onAbort.run();
                 request.cancel(true);
             }
         }, timeoutNanos);
@@ -709,7 +719,53 @@ public final class S3Backend implements ObjectBackend {
                 attempt.completeExceptionally(failure);
             }
         });
+        attempt.whenComplete((value, failure) -> {
+            if (attempt.isCancelled()) {   // the read was cancelled (Retrier): the request and its connection go
+                timer.cancel();
+                onAbort.run();
+                request.cancel(true);
+            }
+        });
         return attempt;
+    }
+
+    /**
+     * The GETs one read has sent (each a retried request), so that cancelling the read cancels them: a hedged read's
+     * loser stops before it brings the rest of its body.
+     */
+    private static final class ReadRequests {
+        private final List<CompletableFuture<?>> sent = new ArrayList<>();
+        private boolean cancelled;
+
+        <T> CompletableFuture<T> add(CompletableFuture<T> request) {
+            boolean cancelNow;
+            synchronized (this) {
+                cancelNow = cancelled;
+                if (!cancelNow) {
+                    sent.add(request);
+                }
+            }
+            if (cancelNow) {
+                request.cancel(true);
+            }
+            return request;
+        }
+
+        /** {@code read}, whose cancellation cancels every GET it has sent or sends later. */
+        <T> CompletableFuture<T> cancelledWith(CompletableFuture<T> read) {
+            read.whenComplete((value, failure) -> {
+                if (read.isCancelled()) {
+                    List<CompletableFuture<?>> toCancel;
+                    synchronized (this) {
+                        cancelled = true;
+                        toCancel = List.copyOf(sent);
+                        sent.clear();
+                    }
+                    toCancel.forEach(request -> request.cancel(true));
+                }
+            });
+            return read;
+        }
     }
 
     private static <T> CompletableFuture<Void> allOf(List<CompletableFuture<T>> futures) {

@@ -28,6 +28,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -307,6 +308,44 @@ class S3BackendFaultTest {
             assertThat(wireRequests("GET")).isEqualTo(attempts);
         }
         proxy.clearFaults();
+    }
+
+    /**
+     * A hedged read's loser: its GET is held unanswered, and the read is cancelled. Its connection closes at once,
+     * long before its 30 s attempt timeout, and it is not retried.
+     */
+    @Test
+    void aCancelledReadClosesItsConnectionAtOnceAndIsNotRetried() {
+        try (S3Backend patient = new S3Backend(uri, SharedS3Server.options(proxy.endpoint())
+                .withRetryPolicy(POLICY.withAttemptTimeout(Duration.ofSeconds(30))), RequestMetrics.NONE)) {
+            proxy.inject(objectGets(), new Stall());
+            CompletableFuture<ByteBuffer> loser = patient.withMetrics(metrics).readRangeAsync("data.bin",
+                    ByteRange.of(0, 100_000));
+            awaitUntil(() -> wireRequests("GET") == 1, "the GET to reach the proxy");
+            int open = proxy.openSockets();
+
+            loser.cancel(false);
+
+            awaitUntil(() -> proxy.openSockets() < open, "the cancelled read's connection to close");
+            assertReadsRight(ByteRange.of(0, 100_000));
+            MetricsSnapshot snapshot = metrics.snapshot();
+            assertThat(snapshot.requests(RequestKind.RANGE_GET)).isEqualTo(2);
+            assertThat(snapshot.totalRetries()).isZero();
+            assertThat(snapshot.failures()).isEmpty();
+            assertThat(wireRequests("GET")).isEqualTo(2);
+        }
+    }
+
+    /** Waits, without sleeping, for {@code condition}: at most 10 s, a third of the attempt timeout it beats. */
+    private static void awaitUntil(BooleanSupplier condition, String what) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("Waited 10 s for " + what);
+            }
+            Thread.onSpinWait();
+            Thread.yield();
+        }
     }
 
     @Test
