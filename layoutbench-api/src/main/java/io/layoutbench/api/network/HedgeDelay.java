@@ -95,8 +95,9 @@ public final class HedgeDelay {
      * others are cancelled then, before they move a byte): 1 (no race: reads are hedged late, as
      * {@link #firstCheckNanos} says), 2 or 3. A hedge sent at the 75th percentile cannot cut the tail of a batch of a
      * few dozen reads far enough: the slowest of 13 first-byte draws (σ 0.5) is 2.4 times the median, 2.1 with late
-     * hedges, 1.5 with two copies of every read and 1.2 with three (20,000 simulated batches each). Copies are cheap where the link is idle (a GET costs $0.0000004,
-     * and a loser cancelled before its first byte moves nothing) and dear where it is busy (they take its bandwidth
+     * hedges, 1.5 with two copies of every read and 1.2 with three (20,000 simulated batches each). Copies are cheap
+     * where the link is idle (a GET costs $0.0000004, and a loser cancelled before its first byte moves nothing) and
+     * dear where it is busy (they take its bandwidth
      * from the reads they copy), so the choice is the network model's: the expected time of the batch
      * ({@link NetworkModel#expectation(NetworkProfile, List, int, int)}) with late hedges, then with 2 and 3 copies,
      * each taken only if it saves at least {@value #MIN_RACE_GAIN} of the time before it. The cost model predicts

@@ -14,7 +14,8 @@ import java.time.Duration;
  */
 class SimulatedNetworkRealTimeContractTest extends ObjectBackendContractTest {
 
-    private static final NetworkProfile FAST = new NetworkProfile("fast", Duration.ofNanos(100_000), 0.5,
+    /** Fast enough for a suite to take seconds, slow enough that every read goes through the model. */
+    static final NetworkProfile FAST = new NetworkProfile("fast", Duration.ofNanos(100_000), 0.5,
             2e9, HostBandwidth.sustained(8e9), Duration.ofNanos(50_000), 16, 0);
 
     @Override
