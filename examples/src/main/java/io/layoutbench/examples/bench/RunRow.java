@@ -33,8 +33,8 @@ import static java.util.Objects.requireNonNull;
  * @param predictedRequests     the cost model's request count
  * @param predictedCostUsd      the cost model's total cost
  * @param boundSeconds          the physical bound of the run on the profile (NetworkProfile.physicalBound): its payload
- *                              warm; cold, plus a connection's set-up and a first-byte latency per round of metadata
- *                              reads, and their bytes; 0: none
+ *                              warm; cold, plus a first-byte latency per round of metadata reads, and their bytes; 0:
+ *                              none
  * @param peakHeapBytes         peak used heap observed during the run (whole JVM)
  * @param peakDirectBytes       peak direct buffer memory during the run (whole JVM)
  * @param peakMappedBytes       peak mapped buffer memory during the run (whole JVM)
@@ -94,8 +94,8 @@ public record RunRow(
 
     /**
      * T over the physical bound ({@link #boundSeconds}: one first-byte latency plus the payload over the host's
-     * bandwidth, and on a cold run its metadata's round trips and a connection's set-up); NaN where the profile has
-     * no bound (no simulation).
+     * bandwidth, and on a cold run its metadata's round trips and bytes); NaN where the profile has no bound (no
+     * simulation).
      */
     public double boundRatio() {
         return boundSeconds > 0 ? seconds / boundSeconds : Double.NaN;

@@ -157,13 +157,16 @@ public final class Retrier {
             future.whenComplete((value, failure) -> {
                 if (failure == null) {
                     result.complete(value);
-                } else if (!result.isDone()) {
+                } else {
                     failed(number, failure);
                 }
             });
         }
 
         private void failed(int number, Throwable failure) {
+            if (result.isDone()) {
+                return;   // cancelled by the caller: nothing to count, nothing to retry
+            }
             StorageException error;
             try {
                 error = translate.apply(unwrap(failure));

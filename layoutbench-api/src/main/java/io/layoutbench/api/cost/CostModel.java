@@ -99,8 +99,9 @@ public final class CostModel {
      * at once, the losers cancelled at the winner's first byte, as retrieval
      * does on a backend that signals first bytes ({@link io.layoutbench.api.backend.SupportsFirstByteSignal}: the
      * simulated network; on another it hedges late, and this under-predicts such a batch). A cold run's metadata
-     * reads, each a round trip of its own, are raced the same way where the plan's reads may be, each with
-     * {@link HedgeDelay#racedCopiesAlone} copies (the fewest any of them gets), and never hedged late.
+     * reads, each a round trip of its own, are raced the same way where the plan's reads may be, and never hedged
+     * late: each read's copies are {@link HedgeDelay#racedCopiesAlone}'s, as retrieval sends them, and the rounds'
+     * time is priced with the copies most of them get.
      *
      * <p>The client's own work ({@link #clientWork()}): a cold client decodes its metadata before it can plan the
      * data reads, so that adds to the time; the payload is checked as reads arrive, while the others are still in
@@ -123,12 +124,19 @@ public final class CostModel {
             // Reads the store answers from an earlier read's bytes wait for no round trip of their own.
             List<Long> sent = sizes(plan.metadataRequests(), true);
             int perRound = Math.max(1, (sent.size() + plan.metadataRounds() - 1) / plan.metadataRounds());
-            int copies = options.hedgesReads() && plan.racedReads() ? metadataCopies(sent) : 0;
-            NetworkModel.Expectation metadata = NetworkModel.expectation(network, sent,
-                    perRound * Math.max(1, copies), copies);
-            seconds += seconds(metadata.time());
-            hedgedRequests += metadata.hedgedRequests();
-            duplicateBytes += metadata.duplicateBytes();
+            int[] copiesOfEach = new int[sent.size()];
+            int copies = 0;
+            if (options.hedgesReads() && plan.racedReads()) {
+                for (int i = 0; i < sent.size(); i++) {
+                    copiesOfEach[i] = HedgeDelay.racedCopiesAlone(network, sent.get(i));
+                    hedgedRequests += copiesOfEach[i] - 1;   // every copy goes: nothing holds them back
+                }
+                copies = mostCommon(copiesOfEach);
+            }
+            // One choice for the rounds' time: the most common (each read's own, as retrieval sends them, for all
+            // but a large read beside small ones: a metadata table of more than the bandwidth-delay product).
+            seconds += seconds(NetworkModel.expectation(network, sent, perRound * Math.max(1, copies),
+                    copies > 1 ? copies : 0).time());
             long metadataBytes = plan.metadataRequests().stream().mapToLong(PlannedRequest::bytes).sum();
             seconds += clientWork.seconds(0, metadataBytes);
         }
@@ -176,16 +184,19 @@ public final class CostModel {
         return duration.toNanos() / 1e9;
     }
 
-    /**
-     * Copies of each metadata read a cold run races ({@link HedgeDelay#racedCopiesAlone}, as retrieval decides each
-     * read's): the fewest any of them gets, 0 if that is one (metadata reads are never hedged late).
-     */
-    private int metadataCopies(List<Long> sizes) {
-        int copies = HedgeDelay.MAX_RACED_COPIES;
-        for (long size : sizes) {
-            copies = Math.min(copies, HedgeDelay.racedCopiesAlone(network, size));
+    /** The most common of {@code copies} (the fewest among the most common), 0 if there are none. */
+    private static int mostCommon(int[] copies) {
+        int[] counts = new int[HedgeDelay.MAX_RACED_COPIES + 1];
+        for (int c : copies) {
+            counts[c]++;
         }
-        return copies > 1 ? copies : 0;
+        int best = 0;
+        for (int c = 1; c < counts.length; c++) {
+            if (counts[c] > counts[best]) {
+                best = c;
+            }
+        }
+        return best;
     }
 
     /** The sizes of the requests that wait for a round trip of their own on a {@code cold} (or warm) run. */

@@ -292,8 +292,9 @@ public record QueryOptions(RetrievalMode mode, int maxConcurrency, ResultOrder o
      * once, as {@link HedgeDelay#racedCopies} chooses, and the losers are cancelled at the winner's first byte,
      * before they move any bytes; only a backend that signals first bytes
      * ({@link io.layoutbench.api.backend.SupportsFirstByteSignal}) is raced, reads from any other are hedged late.
-     * A duplicate or copy is a request: it holds a slot of the read window and a share of the byte budget while in
-     * flight, is counted among the query's requests (and in
+     * A cold query's metadata reads, which do not pass through the window, are raced too, each weighed alone
+     * ({@link HedgeDelay#racedCopiesAlone}). A duplicate or copy is a request: a data read's holds a slot of the read
+     * window and a share of the byte budget while in flight; every one is counted among the query's requests (and in
      * {@link io.layoutbench.api.metrics.MetricsSnapshot#hedgedRequests}), and the bytes a loser received count as
      * transferred. Only optimized mode hedges; on a profile without latency jitter there is no tail to cut and
      * nothing is hedged. The cost model predicts with the same rules.

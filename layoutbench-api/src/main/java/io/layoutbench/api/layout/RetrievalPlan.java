@@ -21,11 +21,12 @@ import java.util.List;
  * @param payloadBytes     sum of the returned samples' sizes
  * @param metadataRounds   how many round trips the metadata reads take one after another (reads within a round
  *                         are sent together): {@code metadataRequests.size()} when each needs the one before
- * @param racedReads       whether optimized retrieval may race the data reads (send copies of each at once and drop
- *                         the losers at the winner's first byte, {@link QueryOptions#withHedging}): true where the
- *                         reads go to the backend the dataset was opened on, false where a layout reads through a
- *                         store of its own that cannot drop a loser early (fac, over its erasure-coded nodes), whose
- *                         reads are hedged late; the cost model prices what the plan says
+ * @param racedReads       whether optimized retrieval may race the data reads and a cold run's metadata reads (send
+ *                         copies of each at once and drop the losers at the winner's first byte,
+ *                         {@link QueryOptions#withHedging}): true where the reads go to the backend the dataset was
+ *                         opened on, false where a layout reads through a store of its own that cannot drop a loser
+ *                         early (fac, over its erasure-coded nodes), whose reads are hedged late; the cost model
+ *                         prices what the plan says
  */
 public record RetrievalPlan(List<PlannedRequest> metadataRequests, List<PlannedRequest> dataRequests, long samples,
         long payloadBytes, int metadataRounds, boolean racedReads) {

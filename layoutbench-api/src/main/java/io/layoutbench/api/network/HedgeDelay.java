@@ -160,8 +160,9 @@ public final class HedgeDelay {
      * cold query's metadata reads, each of which needs the one before (a footer, then the chunks it locates). It is
      * {@link #racedCopies} of a batch of that one read, with a slot for each copy. The size is rounded up to a power
      * of two (4 KiB at least), so that the choices remembered stay few whatever sizes footers and chunks have; a
-     * read of more than the profile's bandwidth-delay product is not raced, as in {@link #racedCopies}. The cost model
-     * prices a cold plan's metadata reads with the same choice.
+     * read of more than the profile's bandwidth-delay product is not raced, as in {@link #racedCopies}, nor one whose
+     * rounded size is (on t3.medium, 18.75 MB: reads over 16 MiB). The cost model prices a cold plan's metadata reads
+     * with the same choice.
      *
      * <pre>{@code
      * HedgeDelay.racedCopiesAlone(NetworkProfiles.get("t3.medium"), 65_536);       // 3: a footer's tail

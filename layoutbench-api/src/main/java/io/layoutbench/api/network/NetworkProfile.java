@@ -106,16 +106,16 @@ public record NetworkProfile(
     }
 
     /**
-     * The physical bound of a cold client's read of {@code payloadBytes}: it opens a connection
-     * ({@code connectionSetup}, once: the others open beside it), waits one first-byte latency per round of metadata
-     * reads (a footer before the chunks it locates: they cannot overlap), then reads the payload, and the metadata's
-     * bytes and the payload cross the host's link: {@code setup + metadataRounds x latency +
-     * physicalBound(metadataBytes + payloadBytes)}. With no metadata rounds and no set-up it is
-     * {@link #physicalBound(long)}. Zero for an unlimited profile.
+     * The physical bound of a cold client's read of {@code payloadBytes}: it waits one first-byte latency per round
+     * of metadata reads (a footer before the chunks it locates: they cannot overlap), then reads the payload, and the
+     * metadata's bytes and the payload cross the host's link: {@code metadataRounds x latency +
+     * physicalBound(metadataBytes + payloadBytes)}. With no metadata rounds it is {@link #physicalBound(long)}. Like
+     * that bound it counts the median latency, jitter aside (a raced read can beat it), and no connection set-up (a
+     * client opening a dataset has read its manifest already). Zero for an unlimited profile.
      *
      * <pre>{@code
      * NetworkProfile t3 = NetworkProfiles.get("t3.medium");
-     * Duration cold = t3.physicalBound(1_200_000L, 2, 612_000L);   // 5 ms + 2 x 30 ms + 30 ms + 2.9 ms
+     * Duration cold = t3.physicalBound(1_200_000L, 2, 612_000L);   // 2 x 30 ms + 30 ms + 2.9 ms
      * }</pre>
      *
      * @throws IllegalArgumentException if a count is negative, or there are metadata bytes but no round
@@ -132,8 +132,7 @@ public record NetworkProfile(
         if (isUnlimited()) {
             return Duration.ZERO;
         }
-        return physicalBound(payloadBytes + metadataBytes).plus(connectionSetup)
-                .plus(firstByteLatency.multipliedBy(metadataRounds));
+        return physicalBound(payloadBytes + metadataBytes).plus(firstByteLatency.multipliedBy(metadataRounds));
     }
 
     /**

@@ -30,12 +30,12 @@ class NetworkProfileTest {
     }
 
     @Test
-    void aColdBoundAddsAConnectionsSetUpAndALatencyPerMetadataRoundAndTheMetadatasBytes() {
+    void aColdBoundAddsALatencyPerMetadataRoundAndTheMetadatasBytes() {
         NetworkProfile t3 = NetworkProfiles.get("t3.medium");
         assertThat(t3.physicalBound(1_200_000L, 2, 612_000L).toNanos() / 1e9)
-                .isCloseTo(0.005 + 2 * 0.030 + 0.030 + (1_200_000 + 612_000) / 625e6, within(1e-6));
-        assertThat(t3.withConnectionSetup(Duration.ZERO).physicalBound(1_200_000L, 0, 0))
-                .as("nothing to load and no set-up: the warm bound").isEqualTo(t3.physicalBound(1_200_000L));
+                .isCloseTo(2 * 0.030 + 0.030 + (1_200_000 + 612_000) / 625e6, within(1e-6));
+        assertThat(t3.physicalBound(1_200_000L, 0, 0)).as("nothing to load: the warm bound")
+                .isEqualTo(t3.physicalBound(1_200_000L));
         assertThat(NetworkProfiles.get("none").physicalBound(1L << 40, 3, 1L << 20)).isEqualTo(Duration.ZERO);
         assertThatThrownBy(() -> t3.physicalBound(1, -1, 0)).hasMessageContaining("metadataRounds");
         assertThatThrownBy(() -> t3.physicalBound(1, 0, 10)).hasMessageContaining("need a round");

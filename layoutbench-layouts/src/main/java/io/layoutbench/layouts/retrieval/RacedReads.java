@@ -29,8 +29,15 @@ import java.util.concurrent.CompletionException;
  * <p>Only a backend that signals first bytes ({@link SupportsFirstByteSignal}) is raced, and only where the query
  * hedges its reads on a profile with latency jitter ({@link HedgeDelay#worthwhile}); {@link #of} returns any other
  * backend as it is. Whole-object reads are not raced: their size is not known before they are sent. Each copy after
- * the first is counted as a hedged request of {@code metrics}. A copy that fails leaves the race to the others; the
- * read fails only when every copy has, with the first failure that was not a cancellation.
+ * the first is counted as a hedged request of {@code metrics}. A copy that fails before any response has started
+ * leaves the race to the others, and the read fails only when every copy has, with the first failure that was not a
+ * cancellation; once a copy's response has started the others are cancelled, and the read is that copy's.
+ *
+ * <p>The copies go outside retrieval's read window, which these reads do not pass through (a layout loads its
+ * metadata a round at a time: L3 up to 32 footers at once). The choice weighs each read alone, on an idle link: it
+ * holds where a round is small next to the connection pool (at mini on t3.medium, L3's rounds of 21 reads send 63
+ * requests, against a pool of 297).
+ 
  *
  * <pre>{@code
  * ObjectBackend metadataReads = RacedReads.of(metered, options, queryMetrics);
@@ -113,14 +120,17 @@ public final class RacedReads extends ForwardingObjectBackend {
                     cancelAllBut(null);
                 }
             });
+            synchronized (this) {
+                running = count;   // every copy counts until it ends or is not sent: a failure is not the last early
+            }
             for (int i = 0; i < count; i++) {
                 Copy copy = new Copy();
                 synchronized (this) {
                     if (winner != null || answer.isDone()) {
-                        break;   // a first byte came while the copies went: the rest need not
+                        running -= count - i;   // a first byte came while the copies went: the rest need not
+                        break;
                     }
                     copies.add(copy);
-                    running++;
                 }
                 if (i > 0) {
                     metrics.onHedgedRequest(RequestKind.RANGE_GET);
@@ -177,7 +187,7 @@ public final class RacedReads extends ForwardingObjectBackend {
         }
 
         private void cancelAllBut(Copy kept) {
-            List<CompletableFuture<ByteBuffer>> others = new ArrayList<>(copies.size());
+            List<CompletableFuture<ByteBuffer>> others = new ArrayList<>(HedgeDelay.MAX_RACED_COPIES);
             synchronized (this) {
                 for (Copy copy : copies) {
                     if (copy != kept && copy.future != null) {

@@ -3,6 +3,8 @@ package io.layoutbench.layouts.retrieval;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.layoutbench.api.backend.ObjectBackend;
+import io.layoutbench.api.cost.CostModel;
+import io.layoutbench.api.cost.Prices;
 import io.layoutbench.api.dataset.MetadataSchema;
 import io.layoutbench.api.dataset.Sample;
 import io.layoutbench.api.layout.Dataset;
@@ -83,6 +85,8 @@ class ColdMetadataRaceTest {
         for (PlannedRequest read : plan.metadataRequests()) {
             most += HedgeDelay.racedCopiesAlone(NetworkProfiles.T3_MEDIUM, read.bytes());
         }
+        assertThat(new CostModel(Prices.s3Standard(), NetworkProfiles.T3_MEDIUM).predict(plan, true, metadataOnly)
+                .requests()).as("the cost model prices every copy retrieval may send").isEqualTo(most);
 
         RetrievalStats stats = cold(layout, metadataOnly).stats();
 

@@ -25,6 +25,8 @@ final class ControlledBackend extends ForwardingObjectBackend implements Support
     final List<Call> calls = new ArrayList<>();
     /** Whether a read's first byte arrives inside the call that sends it, as a backend may say it. */
     boolean firstByteOnCall;
+    /** Thrown by the next read call instead of sending it (then cleared), as a client refusing a request would. */
+    RuntimeException refuseNextCall;
 
     ControlledBackend(int size) {
         object = new byte[size];
@@ -45,6 +47,11 @@ final class ControlledBackend extends ForwardingObjectBackend implements Support
     @Override
     public synchronized CompletableFuture<ByteBuffer> readRangeAsync(String key, ByteRange range,
             Runnable onFirstByte) {
+        RuntimeException refusal = refuseNextCall;
+        if (refusal != null) {
+            refuseNextCall = null;
+            throw refusal;
+        }
         Call call = new Call(key, range, new CompletableFuture<>(), onFirstByte);
         calls.add(call);
         if (firstByteOnCall) {

@@ -83,6 +83,30 @@ class RacedReadsTest {
     }
 
     @Test
+    void aCopyRefusedAsItIsSentLeavesTheRaceToTheCopiesAfterIt() {
+        int copies = HedgeDelay.racedCopiesAlone(NetworkProfiles.T3_MEDIUM, FOOTER.length());
+        store.refuseNextCall = new IllegalStateException("connection pool closed");
+
+        CompletableFuture<ByteBuffer> read = RacedReads.of(store, T3, metrics).readRangeAsync("a", FOOTER);
+
+        assertThat(store.calls).as("the copies after the refused one").hasSize(copies - 1);
+        assertThat(read).isNotDone();
+        store.answer(0);
+        assertThat(read.join()).isEqualTo(store.slice(1_000, 3_000));
+    }
+
+    @Test
+    void aWinnerThatFailsAfterItsFirstByteFailsTheRead() {
+        CompletableFuture<ByteBuffer> read = RacedReads.of(store, T3, metrics).readRangeAsync("a", FOOTER);
+        store.firstByte(0);
+        IllegalStateException reset = new IllegalStateException("connection reset in the body of a");
+
+        store.calls.get(0).answer().completeExceptionally(reset);
+
+        assertThatThrownBy(read::join).isInstanceOf(CompletionException.class).hasCause(reset);
+    }
+
+    @Test
     void cancellingTheReadCancelsEveryCopy() {
         CompletableFuture<ByteBuffer> read = RacedReads.of(store, T3, metrics).readRangeAsync("a", FOOTER);
 

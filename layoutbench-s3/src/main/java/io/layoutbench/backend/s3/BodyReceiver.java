@@ -24,7 +24,7 @@ import software.amazon.awssdk.services.s3.model.GetObjectResponse;
  *
  * <p>A body longer or shorter than its buffer fails the attempt (a short one with an {@link EOFException}: the
  * connection broke).
- * Once {@link #abandon() abandoned} (the attempt timed out) it writes nothing more, so a retry may reuse the buffer.
+ * Once {@link #abandon() abandoned} (the attempt timed out, or the read was cancelled) it writes nothing more, so a retry may reuse the buffer.
  */
 final class BodyReceiver implements AsyncResponseTransformer<GetObjectResponse, GetObjectResponse> {
 
