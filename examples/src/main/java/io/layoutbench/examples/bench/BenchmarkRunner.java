@@ -179,7 +179,7 @@ public final class BenchmarkRunner {
                 .withHedging(config.hedging());
         // Each run draws its own latencies: with one seed for all, every query's first requests would get the same
         // draws, and a layout's total over the workload would carry one sample's luck eleven times.
-        long seed = java.util.Objects.hash(layout.name(), mode, benchmarkQuery.id(), rep);
+        long seed = java.util.Objects.hash(layout.name(), mode.name(), benchmarkQuery.id(), rep);
         try (ObjectBackend client = client(backend, seed); Dataset dataset = layout.open(client, prefix)) {
             Measured cold = measure(dataset, query, options);
             // Planned after the cold run so that planning (which loads metadata) does not warm the cold client.

@@ -198,9 +198,22 @@ public final class NetworkModel {
         this.burstCredit = maxBurstCredit;
     }
 
-    /** A model at time zero whose first-byte latencies are drawn from a generator seeded with {@code seed}. */
+    /**
+     * A model at time zero whose first-byte latencies are drawn from a generator seeded with {@code seed}. The seed is
+     * mixed first (SplitMix64's finalizer): {@code java.util.Random}'s first draws from nearby seeds are correlated,
+     * and callers seed with nearby values (the bench hashes a run's layout, mode, query and repetition). Unmixed, the
+     * first latency of 594 such runs averaged 0.94 times the median, against the 1.13 of independent draws.
+     */
     public static NetworkModel withJitter(NetworkProfile profile, long seed) {
-        return new NetworkModel(profile, new Random(seed));
+        return new NetworkModel(profile, new Random(mix(seed)));
+    }
+
+    /** SplitMix64's output function: nearby inputs give unrelated outputs. */
+    static long mix(long seed) {
+        long z = seed + 0x9E3779B97F4A7C15L;
+        z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
+        z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
+        return z ^ (z >>> 31);
     }
 
     /** A model at time zero in which every first-byte latency is the profile's median: deterministic by design. */
