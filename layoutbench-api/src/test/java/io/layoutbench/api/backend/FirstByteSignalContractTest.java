@@ -20,7 +20,8 @@ import org.junit.jupiter.api.Timeout;
 /**
  * The behaviour every {@link SupportsFirstByteSignal} backend promises: a read signals its first byte at most once, a
  * failed one never, a callback that throws fails nothing, and a cancelled read leaves the backend serving. (That a
- * signal comes at its time is each backend's own test: it needs the backend's clock.) Each such backend's test extends this class and says how to make a fresh, empty one.
+ * signal comes at its time is each backend's own test: it needs the backend's clock.) Each such backend's test
+ * extends this class and says how to make a fresh, empty one.
  *
  * <pre>{@code
  * class SimulatedNetworkFirstByteContractTest extends FirstByteSignalContractTest {

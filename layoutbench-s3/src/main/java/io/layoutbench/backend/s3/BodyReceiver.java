@@ -23,8 +23,8 @@ import software.amazon.awssdk.services.s3.model.GetObjectResponse;
  * part the time counted is to its last byte, not its first.
  *
  * <p>A body longer or shorter than its buffer fails the attempt (a short one with an {@link EOFException}: the
- * connection broke).
- * Once {@link #abandon() abandoned} (the attempt timed out, or the read was cancelled) it writes nothing more, so a retry may reuse the buffer.
+ * connection broke). Once {@link #abandon() abandoned} (the attempt timed out, or the read was cancelled) it writes
+ * nothing more, so a retry may reuse the buffer.
  */
 final class BodyReceiver implements AsyncResponseTransformer<GetObjectResponse, GetObjectResponse> {
 
