@@ -124,14 +124,15 @@ public final class CostModel {
             // Reads the store answers from an earlier read's bytes wait for no round trip of their own.
             List<Long> sent = sizes(plan.metadataRequests(), true);
             int perRound = Math.max(1, (sent.size() + plan.metadataRounds() - 1) / plan.metadataRounds());
-            int[] copiesOfEach = new int[sent.size()];
             int copies = 0;
             if (options.hedgesReads() && plan.racedReads()) {
-                for (int i = 0; i < sent.size(); i++) {
-                    copiesOfEach[i] = HedgeDelay.racedCopiesAlone(network, sent.get(i));
-                    hedgedRequests += copiesOfEach[i] - 1;   // every copy goes: nothing holds them back
+                int[] readsByCopies = new int[HedgeDelay.MAX_RACED_COPIES + 1];
+                for (long size : sent) {
+                    int each = HedgeDelay.racedCopiesAlone(network, size);
+                    readsByCopies[each]++;
+                    hedgedRequests += each - 1;   // every copy goes: nothing holds them back
                 }
-                copies = mostCommon(copiesOfEach);
+                copies = mostCommon(readsByCopies);
             }
             // One choice for the rounds' time: the most common (each read's own, as retrieval sends them, for all
             // but a large read beside small ones: a metadata table of more than the bandwidth-delay product).
@@ -184,12 +185,8 @@ public final class CostModel {
         return duration.toNanos() / 1e9;
     }
 
-    /** The most common of {@code copies} (the fewest among the most common), 0 if there are none. */
-    private static int mostCommon(int[] copies) {
-        int[] counts = new int[HedgeDelay.MAX_RACED_COPIES + 1];
-        for (int c : copies) {
-            counts[c]++;
-        }
+    /** The copy count most reads get ({@code counts[c]} reads get c; the fewest among ties), 0 if there are none. */
+    private static int mostCommon(int[] counts) {
         int best = 0;
         for (int c = 1; c < counts.length; c++) {
             if (counts[c] > counts[best]) {

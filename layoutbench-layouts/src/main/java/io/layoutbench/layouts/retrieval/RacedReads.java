@@ -86,7 +86,7 @@ public final class RacedReads extends ForwardingObjectBackend {
         if (copies < 2) {
             return backend.readRangeAsync(key, range);
         }
-        return new Race().run(copies, onFirstByte -> signalling.readRangeAsync(key, range, onFirstByte));
+        return new Race().run(copies, key, range);
     }
 
     /** A view for other metrics is another caller's: it does not race. */
@@ -100,12 +100,6 @@ public final class RacedReads extends ForwardingObjectBackend {
     public void close() {
     }
 
-    /** How one copy is sent: a read that runs its argument at its first byte. */
-    @FunctionalInterface
-    private interface Send {
-        CompletableFuture<ByteBuffer> send(Runnable onFirstByte);
-    }
-
     /** One raced read: its copies, and the one whose first byte came first. Fields are guarded by {@code this}. */
     private final class Race {
         private final CompletableFuture<ByteBuffer> answer = new CompletableFuture<>();
@@ -114,7 +108,7 @@ public final class RacedReads extends ForwardingObjectBackend {
         private int running;
         private Throwable firstFailure;
 
-        CompletableFuture<ByteBuffer> run(int count, Send send) {
+        CompletableFuture<ByteBuffer> run(int count, String key, ByteRange range) {
             answer.whenComplete((value, failure) -> {
                 if (answer.isCancelled()) {
                     cancelAllBut(null);
@@ -137,7 +131,7 @@ public final class RacedReads extends ForwardingObjectBackend {
                 }
                 CompletableFuture<ByteBuffer> future;
                 try {
-                    future = send.send(() -> onFirstByte(copy));
+                    future = signalling.readRangeAsync(key, range, () -> onFirstByte(copy));
                 } catch (RuntimeException e) {
                     future = CompletableFuture.failedFuture(e);
                 }
