@@ -83,7 +83,9 @@ public final class CostModel {
      *
      * <p>Data reads run {@link #effectiveConcurrency} at a time: as many as retrieval keeps in flight for reads of
      * the plan's (byte-weighted) typical size, {@link QueryOptions#readsInFlight}: enough to fill the link, within
-     * the connection pool, the query's cap and its byte budget. Times are expected times under the profile's
+     * the connection pool, the query's cap and its byte budget. They are counted, as retrieval counts them, by task
+     * ({@link RetrievalPlan#dataTasks}): a task sends its requests at once and holds its slot until the last is done
+     * (a paper-mode L3 row group's column chunks). Times are expected times under the profile's
      * lognormal first-byte latency ({@link NetworkModel#expected}): a round of reads waits for its slowest, so the
      * more reads run side by side the further the round lies above the median latency. A warm client's connections
      * are open (its first run opened them), so its reads pay no connection set-up; a cold client opens each.
@@ -106,7 +108,7 @@ public final class CostModel {
      * <p>The client's own work ({@link #clientWork()}): a cold client decodes its metadata before it can plan the
      * data reads, so that adds to the time; the payload is checked as reads arrive, while the others are still in
      * flight, so only the check of the last read comes after the network's time, unless checking is the slower of the
-     * two: {@code max(network, check - lastCheck) + lastCheck}, {@code lastCheck = check / reads}, a typical read's
+     * two: {@code max(network, check - lastCheck) + lastCheck}, {@code lastCheck = check / tasks}, a typical task's
      * check. (Adding the whole check, as before, over-predicted Q8 at mini by 30% with no latency jitter: 0.509 s
      * against 0.387 s measured.)
      *
@@ -142,17 +144,30 @@ public final class CostModel {
             seconds += clientWork.seconds(0, metadataBytes);
         }
         if (!plan.dataRequests().isEmpty()) {
-            int concurrency = effectiveConcurrency(plan.dataRequests(), options);
+            int concurrency = effectiveConcurrency(plan, options);
             NetworkProfile link = cold ? network : network.withConnectionSetup(Duration.ZERO);
+            // Whether to race is decided on the requests, at the concurrency of requests of their size, as
+            // retrieval decides it.
+            List<Long> requestSizes = plan.dataRequests().stream().map(PlannedRequest::bytes).toList();
             int copies = !options.hedgesReads() ? 0 : !plan.racedReads() ? 1 : HedgeDelay.racedCopies(network,
-                    plan.dataRequests().stream().map(PlannedRequest::bytes).toList(), concurrency);
-            NetworkModel.Expectation expected = NetworkModel.expectation(link, sizes(plan.dataRequests(), cold),
-                    concurrency, copies);
+                    requestSizes, options.readsInFlight(requestSizes.stream().mapToLong(Long::longValue)));
+            List<Long> sizes = new ArrayList<>(requestSizes.size());
+            List<Integer> requestsPerTask = new ArrayList<>();
+            List<List<PlannedRequest>> tasks = plan.dataTasks();
+            for (List<PlannedRequest> task : tasks) {
+                List<Long> waiting = sizes(task, cold);
+                if (!waiting.isEmpty()) {   // a task whose bytes all came with earlier reads waits for none
+                    sizes.addAll(waiting);
+                    requestsPerTask.add(waiting.size());
+                }
+            }
+            NetworkModel.Expectation expected = NetworkModel.expectation(link, sizes, requestsPerTask, concurrency,
+                    copies);
             hedgedRequests += expected.hedgedRequests();
             duplicateBytes += expected.duplicateBytes();
             double transfer = seconds(expected.time());
             double check = clientWork.seconds(plan.payloadBytes(), 0);
-            double lastCheck = check / plan.dataRequests().size();
+            double lastCheck = check / tasks.size();
             seconds += Math.max(transfer, check - lastCheck) + lastCheck;
         } else {
             seconds += clientWork.seconds(plan.payloadBytes(), 0);
@@ -168,6 +183,20 @@ public final class CostModel {
     /** {@link #predict(RetrievalPlan, boolean, QueryOptions)} with default options but {@code concurrency}. */
     public Prediction predict(RetrievalPlan plan, boolean cold, int concurrency) {
         return predict(plan, cold, QueryOptions.defaults().withMaxConcurrency(concurrency));
+    }
+
+    /**
+     * Read tasks in flight at once for {@code plan}'s data reads, as retrieval's read window starts: the
+     * {@link #effectiveConcurrency(List, QueryOptions)} of its tasks ({@link RetrievalPlan#dataTasks}), each weighed
+     * by all the bytes it reads. A task sends its requests at once, so the requests in flight can be more.
+     *
+     * <pre>{@code
+     * int tasks = CostModel.effectiveConcurrency(dataset.plan(query, options), options);
+     * }</pre>
+     */
+    public static int effectiveConcurrency(RetrievalPlan plan, QueryOptions options) {
+        return options.readsInFlight(plan.dataTasks().stream()
+                .mapToLong(task -> task.stream().mapToLong(PlannedRequest::bytes).sum()));
     }
 
     /**

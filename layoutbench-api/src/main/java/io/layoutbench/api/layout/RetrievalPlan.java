@@ -2,6 +2,7 @@ package io.layoutbench.api.layout;
 
 import static java.util.Objects.requireNonNull;
 
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -27,13 +28,35 @@ import java.util.List;
  *                         opened on, false where a layout reads through a store of its own that cannot drop a loser
  *                         early (fac, over its erasure-coded nodes), whose reads are hedged late; the cost model
  *                         prices what the plan says
+ * @param requestsPerTask  how the data requests are sent: retrieval keeps read tasks in flight, not requests, and
+ *                         sends a task's requests at once; each entry is how many consecutive data requests one task
+ *                         sends (a row group's column chunks in paper-mode L3, a sample's fields in L1; none for a
+ *                         task whose samples its metadata holds, as a query without payload reads). Empty when
+ *                         every request is a task of its own; otherwise the entries add up to
+ *                         {@code dataRequests.size()}. The cost model counts reads in flight by task, as retrieval
+ *                         does
  */
 public record RetrievalPlan(List<PlannedRequest> metadataRequests, List<PlannedRequest> dataRequests, long samples,
-        long payloadBytes, int metadataRounds, boolean racedReads) {
+        long payloadBytes, int metadataRounds, boolean racedReads, List<Integer> requestsPerTask) {
 
     public RetrievalPlan {
         metadataRequests = List.copyOf(requireNonNull(metadataRequests, "metadataRequests is null"));
         dataRequests = List.copyOf(requireNonNull(dataRequests, "dataRequests is null"));
+        requestsPerTask = List.copyOf(requireNonNull(requestsPerTask, "requestsPerTask is null"));
+        if (!requestsPerTask.isEmpty()) {
+            long sum = 0;
+            for (int count : requestsPerTask) {
+                if (count < 0) {
+                    throw new IllegalArgumentException("a task sends 0 requests or more, got a task of " + count
+                            + " in " + requestsPerTask);
+                }
+                sum += count;
+            }
+            if (sum != dataRequests.size()) {
+                throw new IllegalArgumentException("the tasks' " + sum + " requests must be the plan's "
+                        + dataRequests.size() + " data requests");
+            }
+        }
         if (samples < 0 || payloadBytes < 0) {
             throw new IllegalArgumentException("samples and payloadBytes must be >= 0: " + samples + ", "
                     + payloadBytes);
@@ -45,10 +68,61 @@ public record RetrievalPlan(List<PlannedRequest> metadataRequests, List<PlannedR
         }
     }
 
-    /** A plan whose data reads may be raced. */
+    /** A plan whose data requests are each a task of their own. */
+    public RetrievalPlan(List<PlannedRequest> metadataRequests, List<PlannedRequest> dataRequests, long samples,
+            long payloadBytes, int metadataRounds, boolean racedReads) {
+        this(metadataRequests, dataRequests, samples, payloadBytes, metadataRounds, racedReads, List.of());
+    }
+
+    /** A plan whose data reads may be raced, each request a task of its own. */
     public RetrievalPlan(List<PlannedRequest> metadataRequests, List<PlannedRequest> dataRequests, long samples,
             long payloadBytes, int metadataRounds) {
         this(metadataRequests, dataRequests, samples, payloadBytes, metadataRounds, true);
+    }
+
+    /**
+     * A plan whose data requests are sent in {@code tasks}, each task's requests at once; its data reads may be
+     * raced.
+     *
+     * <pre>{@code
+     * // paper-mode L3: one task per row group, its column chunks sent together
+     * RetrievalPlan plan = RetrievalPlan.ofTasks(footerReads, List.of(rowGroup0Chunks, rowGroup1Chunks), 185,
+     *         113_000_000L, 2);
+     * plan.requestsPerTask();   // [7, 7]
+     * }</pre>
+     */
+    public static RetrievalPlan ofTasks(List<PlannedRequest> metadataRequests, List<List<PlannedRequest>> tasks,
+            long samples, long payloadBytes, int metadataRounds) {
+        List<PlannedRequest> data = new ArrayList<>();
+        List<Integer> perTask = new ArrayList<>(tasks.size());
+        boolean oneEach = true;
+        for (List<PlannedRequest> task : tasks) {
+            data.addAll(task);
+            perTask.add(task.size());
+            oneEach &= task.size() == 1;
+        }
+        return new RetrievalPlan(metadataRequests, data, samples, payloadBytes, metadataRounds, true,
+                oneEach ? List.of() : perTask);
+    }
+
+    /**
+     * The data requests grouped as retrieval sends them: one list per task, in order.
+     *
+     * <pre>{@code
+     * int inFlight = plan.dataTasks().size();   // tasks, each sending its requests at once
+     * }</pre>
+     */
+    public List<List<PlannedRequest>> dataTasks() {
+        if (requestsPerTask.isEmpty()) {
+            return dataRequests.stream().map(List::of).toList();
+        }
+        List<List<PlannedRequest>> tasks = new ArrayList<>(requestsPerTask.size());
+        int from = 0;
+        for (int count : requestsPerTask) {
+            tasks.add(dataRequests.subList(from, from + count));
+            from += count;
+        }
+        return tasks;
     }
 
     /**
@@ -59,7 +133,8 @@ public record RetrievalPlan(List<PlannedRequest> metadataRequests, List<PlannedR
      * }</pre>
      */
     public RetrievalPlan withoutRacedReads() {
-        return new RetrievalPlan(metadataRequests, dataRequests, samples, payloadBytes, metadataRounds, false);
+        return new RetrievalPlan(metadataRequests, dataRequests, samples, payloadBytes, metadataRounds, false,
+                requestsPerTask);
     }
 
     /** A plan whose metadata reads each wait for the one before, and whose data reads may be raced. */

@@ -384,6 +384,59 @@ class NetworkModelTest {
         assertThat(oneSlot.time()).isEqualTo(NetworkModel.expected(NetworkProfiles.T3_MEDIUM, sizes, 1));
     }
 
+    /**
+     * Retrieval keeps tasks in flight, not requests, and sends a task's requests at once: a paper-mode L3 row group's
+     * column chunks. A task holds its slot until its last request is done.
+     */
+    @Test
+    void aTaskSendsItsRequestsAtOnceAndHoldsItsSlotUntilTheLastIsDone() {
+        List<Long> four = List.of(1000L, 1000L, 1000L, 1000L);
+        // Two tasks of two, one in flight: the first on new connections (16 ms), the second on them, warm (11 ms).
+        assertThat(NetworkModel.expectation(SIMPLE, four, List.of(2, 2), 1, 0).time())
+                .isEqualTo(Duration.ofMillis(16 + 11));
+        assertThat(NetworkModel.expectation(SIMPLE, four, List.of(4), 1, 0).time())
+                .isEqualTo(NetworkModel.predict(SIMPLE, four, 4)).isEqualTo(Duration.ofMillis(16));
+        // A task waits for its slowest request: 3,000 bytes take 18 ms, so the next task starts at 18 ms, not 16.
+        List<Long> uneven = List.of(3000L, 1000L, 1000L);
+        assertThat(NetworkModel.expectation(SIMPLE, uneven, List.of(2, 1), 1, 0).time())
+                .isEqualTo(Duration.ofMillis(18 + 11));
+        assertThat(NetworkModel.predict(SIMPLE, uneven, 2)).isEqualTo(Duration.ofMillis(16 + 11));
+    }
+
+    @Test
+    void tasksOfOneRequestAreTheRequestsAndATaskOfManyIsThemAllInFlight() {
+        NetworkProfile t3 = NetworkProfiles.T3_MEDIUM;
+        List<Long> chunks = List.of(40_000_000L, 9_000L, 9_000L, 9_000L, 9_000L, 9_000L, 9_000L);
+
+        // The same seeded draws in the same order, so the same times to the nanosecond.
+        for (int copies = 0; copies <= 3; copies++) {
+            assertThat(NetworkModel.expectation(t3, chunks, Collections.nCopies(7, 1), 2, copies))
+                    .isEqualTo(NetworkModel.expectation(t3, chunks, 2, copies));
+        }
+        assertThat(NetworkModel.expectation(t3, chunks, List.of(7), 1, 0))
+                .isEqualTo(NetworkModel.expectation(t3, chunks, 7, 0));
+        // One row group in flight, its chunks one after another, takes their latencies one after another.
+        assertThat(NetworkModel.expectation(t3, chunks, List.of(7), 1, 0).time())
+                .isLessThan(NetworkModel.expectation(t3, chunks, 1, 0).time().minusMillis(150));
+        // Raced, every read of a task gets its copies, each in a slot of its own: two tasks and four copies in six.
+        List<Long> small = List.of(9_000L, 9_000L, 9_000L, 9_000L);
+        assertThat(NetworkModel.expectation(t3, small, List.of(2, 2), 6, 2).hedgedRequests()).isEqualTo(4.0);
+        assertThat(NetworkModel.expectation(t3, small, List.of(2, 2), 2, 2).hedgedRequests()).isLessThan(4.0);
+    }
+
+    @Test
+    void tasksThatDoNotSendTheListsRequestsAreRejected() {
+        List<Long> three = List.of(1000L, 1000L, 1000L);
+
+        assertThatThrownBy(() -> NetworkModel.expectation(SIMPLE, three, List.of(1, 0, 2), 1, 0))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("a task of 0 requests");
+        assertThatThrownBy(() -> NetworkModel.expectation(SIMPLE, three, List.of(2), 1, 0))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("send 2 requests, not the 3");
+        assertThatThrownBy(() -> NetworkModel.expectation(SIMPLE, three, List.of(2, 2), 1, 0))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("a task of 2 requests after the first 2");
+    }
+
     @Test
     void rejectsWhatCannotBeTimed() {
         NetworkModel model = NetworkModel.withMedianLatency(SIMPLE);

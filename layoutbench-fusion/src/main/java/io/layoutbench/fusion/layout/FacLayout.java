@@ -473,7 +473,7 @@ public final class FacLayout implements StorageLayout, SupportsDistributedWrites
             }
             return new RetrievalPlan(plan.metadataRequests(), plan.dataRequests(), plan.samples(),
                     plan.payloadBytes(), Math.min(plan.metadataRounds() + 1, plan.metadataRequests().size()),
-                    plan.racedReads());
+                    plan.racedReads(), plan.requestsPerTask());
         }
 
         @Override
@@ -514,7 +514,7 @@ public final class FacLayout implements StorageLayout, SupportsDistributedWrites
         }
         // Its reads go through the FAC store, which cannot drop a raced copy at its first byte: hedged late.
         return new RetrievalPlan(markedMetadata, markedData, plan.samples(), plan.payloadBytes(),
-                plan.metadataRounds(), false);
+                plan.metadataRounds(), false, plan.requestsPerTask());
     }
 
     /**

@@ -208,13 +208,13 @@ public abstract class PreparedResult implements PreparedQuery {
     private RetrievalPlan plan(List<ResultRange> ranges, long gap) {
         List<ResultRange> checked = ResultRange.checkSorted(ranges, samples);
         Reads reads = tasks(checked, gap);
-        List<PlannedRequest> data = new ArrayList<>();
+        List<List<PlannedRequest>> data = new ArrayList<>(reads.tasks().size());
         long count = 0;
         for (ReadTask task : reads.tasks()) {
-            data.addAll(task.requests());
+            data.add(task.requests());
             count += task.sampleCount();
         }
-        return new RetrievalPlan(coldMetadataRequests, data, count, reads.payloadBytes(), metadataRounds);
+        return RetrievalPlan.ofTasks(coldMetadataRequests, data, count, reads.payloadBytes(), metadataRounds);
     }
 
     /** A read of {@code ranges} at {@code gap}, or at their own gap ({@link #OWN_GAP}). */

@@ -114,9 +114,9 @@ final class L3Model implements LayoutModel {
     public RetrievalPlan plan(Query query, QueryOptions options) {
         BoundQuery bound = query.bind(data.schema());
         L3Planner.Plan<ModelledGroup> plan = L3Planner.plan(new Catalog(), null, bound, options);
-        List<PlannedRequest> reads = new ArrayList<>();
-        plan.reads().forEach(read -> reads.addAll(read.requests()));
-        return new RetrievalPlan(plan.coldRequests(), reads, plan.samples(), plan.payloadBytes(),
+        List<List<PlannedRequest>> reads = new ArrayList<>(plan.reads().size());
+        plan.reads().forEach(read -> reads.add(read.requests()));
+        return RetrievalPlan.ofTasks(plan.coldRequests(), reads, plan.samples(), plan.payloadBytes(),
                 plan.metadataRounds());
     }
 
