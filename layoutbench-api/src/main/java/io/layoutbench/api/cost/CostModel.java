@@ -81,11 +81,12 @@ public final class CostModel {
     /**
      * Predicts a query from its plan, with the concurrency, byte budget and network of {@code options}.
      *
-     * <p>Data reads run {@link #effectiveConcurrency} at a time: as many as retrieval keeps in flight for reads of
-     * the plan's (byte-weighted) typical size, {@link QueryOptions#readsInFlight}: enough to fill the link, within
-     * the connection pool, the query's cap and its byte budget. They are counted, as retrieval counts them, by task
-     * ({@link RetrievalPlan#dataTasks}): a task sends its requests at once and holds its slot until the last is done
-     * (a paper-mode L3 row group's column chunks). Times are expected times under the profile's
+     * <p>Data reads run {@link #effectiveConcurrency(RetrievalPlan, QueryOptions)} at a time: as many as retrieval
+     * keeps in flight for reads of the plan's (byte-weighted) typical size, {@link QueryOptions#readsInFlight}: enough
+     * to fill the link, within the connection pool, the query's cap and its byte budget. They are counted, as
+     * retrieval counts them, by task ({@link RetrievalPlan#dataTasks}): a task sends its requests at once and holds its
+     * slot until the last is done (a paper-mode L3 row group's column chunks). Times are expected times under the
+     * profile's
      * lognormal first-byte latency ({@link NetworkModel#expected}): a round of reads waits for its slowest, so the
      * more reads run side by side the further the round lies above the median latency. A warm client's connections
      * are open (its first run opened them), so its reads pay no connection set-up; a cold client opens each.
@@ -96,14 +97,15 @@ public final class CostModel {
      * ({@link NetworkModel#expectation} with hedging): a read slower than {@link io.layoutbench.api.network.HedgeDelay}
      * gets a duplicate, so it takes {@code min(first, delay + second)}; the duplicates expected are added to the
      * requests, and the bytes their losers are expected to have received to the bytes. A batch that retrieval races
-     * ({@link io.layoutbench.api.network.HedgeDelay#racedCopies}, decided on the same sizes, concurrency and network)
-     * is priced raced, unless the plan says its reads are not ({@link RetrievalPlan#racedReads}): every read's copies
-     * at once, the losers cancelled at the winner's first byte, as retrieval
-     * does on a backend that signals first bytes ({@link io.layoutbench.api.backend.SupportsFirstByteSignal}: the
-     * simulated network; on another it hedges late, and this under-predicts such a batch). A cold run's metadata
-     * reads, each a round trip of its own, are raced the same way where the plan's reads may be, and never hedged
-     * late: each read's copies are {@link HedgeDelay#racedCopiesAlone}'s, as retrieval sends them, and the rounds'
-     * time is priced with the copies most of them get.
+     * ({@link io.layoutbench.api.network.HedgeDelay#racedCopies}, decided as retrieval decides it: on the requests'
+     * sizes, at the concurrency of requests of their size, on the same network) is priced raced, unless the plan says
+     * its reads are not ({@link RetrievalPlan#racedReads}): every read's copies at once, the losers cancelled at the
+     * winner's first byte, as retrieval does on a backend that signals first bytes
+     * ({@link io.layoutbench.api.backend.SupportsFirstByteSignal}: the simulated network; on another it hedges late,
+     * and this under-predicts such a batch). A cold run's metadata reads, each a round trip of its own, are raced the
+     * same way where the plan's reads may be, and never hedged late: each read's copies are
+     * {@link HedgeDelay#racedCopiesAlone}'s, as retrieval sends them, and the rounds' time is priced with the copies
+     * most of them get.
      *
      * <p>The client's own work ({@link #clientWork()}): a cold client decodes its metadata before it can plan the
      * data reads, so that adds to the time; the payload is checked as reads arrive, while the others are still in
@@ -153,13 +155,14 @@ public final class CostModel {
                     requestSizes, options.readsInFlight(requestSizes.stream().mapToLong(Long::longValue)));
             List<Long> sizes = new ArrayList<>(requestSizes.size());
             List<Integer> requestsPerTask = new ArrayList<>();
-            List<List<PlannedRequest>> tasks = plan.dataTasks();
-            for (List<PlannedRequest> task : tasks) {
+            int reading = 0;   // tasks that send a request: the ones whose samples are checked as they arrive
+            for (List<PlannedRequest> task : plan.dataTasks()) {
+                reading += task.isEmpty() ? 0 : 1;
+                // Only requests with a round trip of their own wait: a task whose bytes all came with earlier reads
+                // waits for none, and the model leaves it out.
                 List<Long> waiting = sizes(task, cold);
-                if (!waiting.isEmpty()) {   // a task whose bytes all came with earlier reads waits for none
-                    sizes.addAll(waiting);
-                    requestsPerTask.add(waiting.size());
-                }
+                sizes.addAll(waiting);
+                requestsPerTask.add(waiting.size());
             }
             NetworkModel.Expectation expected = NetworkModel.expectation(link, sizes, requestsPerTask, concurrency,
                     copies);
@@ -167,7 +170,7 @@ public final class CostModel {
             duplicateBytes += expected.duplicateBytes();
             double transfer = seconds(expected.time());
             double check = clientWork.seconds(plan.payloadBytes(), 0);
-            double lastCheck = check / tasks.size();
+            double lastCheck = check / Math.max(1, reading);
             seconds += Math.max(transfer, check - lastCheck) + lastCheck;
         } else {
             seconds += clientWork.seconds(plan.payloadBytes(), 0);
@@ -202,9 +205,15 @@ public final class CostModel {
     /**
      * Reads in flight at once for {@code requests}: {@link QueryOptions#readsInFlight} of their typical size,
      * weighted by bytes (so one 64 MB row group among small reads counts as what it is); the query's cap when they
-     * carry no bytes. This is where optimized retrieval's adaptive read window starts, and where it stays on a network
-     * that behaves as its profile says (no throttling, first-byte time that does not rise with load): growing past
-     * the pool buys no throughput there, so the window returns to it (docs/RESULTS.md, "The window adapts").
+     * carry no bytes. Where each request is a read task of its own, this is where optimized retrieval's adaptive read
+     * window starts ({@link #effectiveConcurrency(RetrievalPlan, QueryOptions)} for a plan's tasks), and where it
+     * stays on a network that behaves as its profile says (no throttling, first-byte time that does not rise with
+     * load): growing past the pool buys no throughput there, so the window returns to it (docs/RESULTS.md, "The window
+     * adapts").
+     *
+     * <pre>{@code
+     * int reads = CostModel.effectiveConcurrency(plan.metadataRequests(), options);
+     * }</pre>
      */
     public static int effectiveConcurrency(List<PlannedRequest> requests, QueryOptions options) {
         return options.readsInFlight(requests.stream().mapToLong(PlannedRequest::bytes));

@@ -32,9 +32,9 @@ import java.util.List;
  *                         sends a task's requests at once; each entry is how many consecutive data requests one task
  *                         sends (a row group's column chunks in paper-mode L3, a sample's fields in L1; none for a
  *                         task whose samples its metadata holds, as a query without payload reads). Empty when
- *                         every request is a task of its own; otherwise the entries add up to
- *                         {@code dataRequests.size()}. The cost model counts reads in flight by task, as retrieval
- *                         does
+ *                         every request is a task of its own (a list of ones is made empty); otherwise the entries
+ *                         add up to {@code dataRequests.size()}. The cost model counts reads in flight by task, as
+ *                         retrieval does
  */
 public record RetrievalPlan(List<PlannedRequest> metadataRequests, List<PlannedRequest> dataRequests, long samples,
         long payloadBytes, int metadataRounds, boolean racedReads, List<Integer> requestsPerTask) {
@@ -42,21 +42,24 @@ public record RetrievalPlan(List<PlannedRequest> metadataRequests, List<PlannedR
     public RetrievalPlan {
         metadataRequests = List.copyOf(requireNonNull(metadataRequests, "metadataRequests is null"));
         dataRequests = List.copyOf(requireNonNull(dataRequests, "dataRequests is null"));
-        requestsPerTask = List.copyOf(requireNonNull(requestsPerTask, "requestsPerTask is null"));
-        if (!requestsPerTask.isEmpty()) {
-            long sum = 0;
-            for (int count : requestsPerTask) {
-                if (count < 0) {
-                    throw new IllegalArgumentException("a task sends 0 requests or more, got a task of " + count
-                            + " in " + requestsPerTask);
-                }
-                sum += count;
+        requireNonNull(requestsPerTask, "requestsPerTask is null");
+        long sum = 0;
+        boolean oneEach = true;
+        for (int t = 0; t < requestsPerTask.size(); t++) {
+            Integer count = requestsPerTask.get(t);
+            if (count == null || count < 0) {
+                throw new IllegalArgumentException("requestsPerTask[" + t + "] is " + count
+                        + ": a task sends 0 requests or more");
             }
-            if (sum != dataRequests.size()) {
-                throw new IllegalArgumentException("the tasks' " + sum + " requests must be the plan's "
-                        + dataRequests.size() + " data requests");
-            }
+            sum += count;
+            oneEach &= count == 1;
         }
+        if (!requestsPerTask.isEmpty() && sum != dataRequests.size()) {
+            throw new IllegalArgumentException("requestsPerTask sends " + sum + " requests, but the plan has "
+                    + dataRequests.size() + " data requests");
+        }
+        // One way to say "a request each": the same plan is one value, however it was built.
+        requestsPerTask = oneEach ? List.of() : List.copyOf(requestsPerTask);
         if (samples < 0 || payloadBytes < 0) {
             throw new IllegalArgumentException("samples and payloadBytes must be >= 0: " + samples + ", "
                     + payloadBytes);
@@ -68,7 +71,13 @@ public record RetrievalPlan(List<PlannedRequest> metadataRequests, List<PlannedR
         }
     }
 
-    /** A plan whose data requests are each a task of their own. */
+    /**
+     * A plan whose data requests are each a task of their own.
+     *
+     * <pre>{@code
+     * RetrievalPlan viaFac = new RetrievalPlan(footers, chunkReads, 185, 18_000_000L, 2, false);   // hedged late
+     * }</pre>
+     */
     public RetrievalPlan(List<PlannedRequest> metadataRequests, List<PlannedRequest> dataRequests, long samples,
             long payloadBytes, int metadataRounds, boolean racedReads) {
         this(metadataRequests, dataRequests, samples, payloadBytes, metadataRounds, racedReads, List.of());
@@ -93,23 +102,22 @@ public record RetrievalPlan(List<PlannedRequest> metadataRequests, List<PlannedR
      */
     public static RetrievalPlan ofTasks(List<PlannedRequest> metadataRequests, List<List<PlannedRequest>> tasks,
             long samples, long payloadBytes, int metadataRounds) {
+        requireNonNull(tasks, "tasks is null");
         List<PlannedRequest> data = new ArrayList<>();
         List<Integer> perTask = new ArrayList<>(tasks.size());
-        boolean oneEach = true;
-        for (List<PlannedRequest> task : tasks) {
+        for (int t = 0; t < tasks.size(); t++) {
+            List<PlannedRequest> task = requireNonNull(tasks.get(t), "tasks[" + t + "] is null");
             data.addAll(task);
             perTask.add(task.size());
-            oneEach &= task.size() == 1;
         }
-        return new RetrievalPlan(metadataRequests, data, samples, payloadBytes, metadataRounds, true,
-                oneEach ? List.of() : perTask);
+        return new RetrievalPlan(metadataRequests, data, samples, payloadBytes, metadataRounds, true, perTask);
     }
 
     /**
      * The data requests grouped as retrieval sends them: one list per task, in order.
      *
      * <pre>{@code
-     * int inFlight = plan.dataTasks().size();   // tasks, each sending its requests at once
+     * int tasks = plan.dataTasks().size();   // each sends its requests at once
      * }</pre>
      */
     public List<List<PlannedRequest>> dataTasks() {

@@ -312,8 +312,8 @@ public final class NetworkModel {
      * Duration t = NetworkModel.expectation(profile, chunks, List.of(7, 7), 1, 0).time();
      * }</pre>
      *
-     * @throws IllegalArgumentException if an entry of {@code requestsPerTask} is below 1, or the entries do not add
-     *                                  up to the requests
+     * @throws IllegalArgumentException if an entry of {@code requestsPerTask} is negative, or the entries do not add
+     *                                  up to the requests (a task of no request is allowed: it takes no time)
      */
     public static Expectation expectation(NetworkProfile profile, List<Long> requestSizes,
             List<Integer> requestsPerTask, int concurrency, int copies) {
@@ -390,7 +390,8 @@ public final class NetworkModel {
 
     /**
      * {@code requestSizes} as tasks of {@code requestsPerTask} consecutive requests each (empty: one each), checked:
-     * no size null, every task at least one request, the tasks' requests the list's.
+     * no size null, no count negative, the tasks' requests the list's. A task of no request takes no time and no
+     * slot, so it is left out.
      */
     private static List<List<Long>> tasks(List<Long> requestSizes, List<Integer> requestsPerTask) {
         requireNonNull(requestSizes, "requestSizes is null");
@@ -403,18 +404,21 @@ public final class NetworkModel {
         }
         List<List<Long>> tasks = new ArrayList<>(requestsPerTask.size());
         int from = 0;
-        for (Integer count : requestsPerTask) {
-            if (count == null || count < 1 || count > requestSizes.size() - from) {
-                throw new IllegalArgumentException("a task of " + count + " requests after the first " + from
-                        + " of " + requestSizes.size() + " (" + requestsPerTask + "): each task sends at least one,"
-                        + " and together they send the list's requests");
+        for (int t = 0; t < requestsPerTask.size(); t++) {
+            Integer count = requestsPerTask.get(t);
+            if (count == null || count < 0 || count > requestSizes.size() - from) {
+                throw new IllegalArgumentException("requestsPerTask[" + t + "] is " + count + ", after the first "
+                        + from + " of " + requestSizes.size() + " requests: a task sends 0 or more, and together"
+                        + " the tasks send the requests listed");
             }
-            tasks.add(requestSizes.subList(from, from + count));
+            if (count > 0) {
+                tasks.add(requestSizes.subList(from, from + count));
+            }
             from += count;
         }
         if (from != requestSizes.size()) {
-            throw new IllegalArgumentException("the tasks " + requestsPerTask + " send " + from + " requests, not the "
-                    + requestSizes.size() + " listed");
+            throw new IllegalArgumentException("requestsPerTask " + requestsPerTask + " sends " + from
+                    + " requests, not the " + requestSizes.size() + " listed");
         }
         return tasks;
     }
@@ -510,7 +514,6 @@ public final class NetworkModel {
                 } else if (next.hasNext()) {
                     List<Long> task = next.next();
                     int[] left = {task.size()};
-                    List<HedgedRead> raced = new ArrayList<>(copies > 1 ? task.size() : 0);
                     for (long bytes : task) {
                         bytesInFlight += bytes;
                         Transfer transfer = model.submit(bytes);
@@ -518,18 +521,16 @@ public final class NetworkModel {
                                 HedgeDelay.firstCheckNanos(profile, bytes)));
                         reads.put(transfer, read);
                         if (copies > 1) {
-                            raced.add(read);
+                            // Raced: its copies go now, before the next task. Each read's go to the front as it is
+                            // sent, as retrieval queues them, so a task's last read's copies go first.
+                            for (int i = 1; i < copies; i++) {
+                                due.addFirst(read);
+                            }
                         } else {
                             pending.add(read);
                         }
                     }
                     inFlight++;   // the task's slot
-                    // Raced: its reads' copies go now, before the next task, in the task's order.
-                    for (int r = raced.size() - 1; r >= 0; r--) {
-                        for (int i = 1; i < copies; i++) {
-                            due.addFirst(raced.get(r));
-                        }
-                    }
                 } else {
                     break;
                 }

@@ -254,6 +254,12 @@ class CostModelTest {
         assertThat(together.bytes()).isEqualTo(oneByOne.bytes());
         assertThat(together.requests()).isEqualTo(oneByOne.requests()).isEqualTo(14);
 
+        // The client checks a task's samples when its last read is in: only the last task's check comes after.
+        Prediction checked = model.predict(byTask, false, paper);
+        double check = ClientWork.TWO_VCPU.seconds(11_000_000, 0);
+        assertThat(checked.time().toNanos() / 1e9).isCloseTo(together.time().toNanos() / 1e9 + check / 2,
+                within(1e-6));
+
         // The byte budget holds tasks, each weighed by all it reads: two fields of 55 kB are one read of 110 kB.
         List<List<PlannedRequest>> samples = new ArrayList<>();
         for (int i = 0; i < 100; i++) {
@@ -263,6 +269,28 @@ class CostModelTest {
         RetrievalPlan fields = RetrievalPlan.ofTasks(List.of(), samples, 100, 11_000_000, 0);
         assertThat(CostModel.effectiveConcurrency(fields, budget)).isEqualTo(9);
         assertThat(CostModel.effectiveConcurrency(fields.dataRequests(), budget)).isEqualTo(18);
+    }
+
+    /**
+     * A request the store answers from an earlier read's bytes waits for no round trip, and leaves its task; a task
+     * all of whose requests are answered so waits for nothing.
+     */
+    @Test
+    void sharedRequestsLeaveTheirTasks() {
+        PlannedRequest shared = get("part-0", 9_000).withSharing(PlannedRequest.Sharing.SHARED);
+        List<List<PlannedRequest>> tasks = List.of(
+                List.of(get("part-0", 2_000_000), shared, get("part-0", 9_000)),
+                List.of(shared, shared),
+                List.of(get("part-1", 2_000_000), shared));
+        RetrievalPlan plan = RetrievalPlan.ofTasks(List.of(), tasks, 10, 4_000_000, 0);
+        QueryOptions options = QueryOptions.defaults().withMode(RetrievalMode.PAPER).withMaxBufferedBytes(3_000_000);
+        CostModel network = model.withClientWork(ClientWork.NONE);
+
+        assertThat(CostModel.effectiveConcurrency(plan, options)).isEqualTo(1);
+        NetworkProfile warm = NetworkProfiles.T3_MEDIUM.withConnectionSetup(Duration.ZERO);
+        assertThat(network.predict(plan, false, options).time()).isEqualTo(NetworkModel.expectation(warm,
+                List.of(2_000_000L, 9_000L, 2_000_000L), List.of(2, 0, 1), 1, 0).time());
+        assertThat(network.predict(plan, false, options).requests()).isEqualTo(7);
     }
 
     private static PlannedRequest get(String key, long bytes) {

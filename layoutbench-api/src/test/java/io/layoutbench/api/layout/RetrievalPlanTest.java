@@ -37,6 +37,8 @@ class RetrievalPlanTest {
         assertThat(plan.requestsPerTask()).isEmpty();
         assertThat(plan).isEqualTo(new RetrievalPlan(List.of(), List.of(IMAGE, LABEL), 2, 119_000));
         assertThat(plan.dataTasks()).containsExactly(List.of(IMAGE), List.of(LABEL));
+        assertThat(new RetrievalPlan(List.of(), List.of(IMAGE, LABEL), 2, 119_000, 0, true, List.of(1, 1)))
+                .as("one way to say a request each").isEqualTo(plan);
     }
 
     @Test
@@ -44,10 +46,15 @@ class RetrievalPlanTest {
         List<PlannedRequest> data = List.of(BLOB, LABEL, IMAGE);
 
         assertThatThrownBy(() -> new RetrievalPlan(List.of(), data, 3, 0, 0, true, List.of(2, -1, 2)))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("a task of -1");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("requestsPerTask[1] is -1: a task sends 0 requests or more");
         assertThatThrownBy(() -> new RetrievalPlan(List.of(), data, 3, 0, 0, true, List.of(2)))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("the tasks' 2 requests must be the plan's 3 data requests");
+                .hasMessage("requestsPerTask sends 2 requests, but the plan has 3 data requests");
+        assertThatThrownBy(() -> new RetrievalPlan(List.of(), data, 3, 0, 0, true, null))
+                .isInstanceOf(NullPointerException.class).hasMessage("requestsPerTask is null");
+        assertThatThrownBy(() -> RetrievalPlan.ofTasks(List.of(), java.util.Arrays.asList(List.of(IMAGE), null), 1,
+                0, 0)).isInstanceOf(NullPointerException.class).hasMessage("tasks[1] is null");
     }
 
     @Test

@@ -10,6 +10,7 @@ import io.layoutbench.api.layout.Dataset;
 import io.layoutbench.api.layout.DatasetWriter;
 import io.layoutbench.api.layout.QueryOptions;
 import io.layoutbench.api.layout.RetrievalMode;
+import io.layoutbench.api.layout.RetrievalPlan;
 import io.layoutbench.api.layout.SampleStream;
 import io.layoutbench.api.layout.StorageLayout;
 import io.layoutbench.api.layout.StorageLayouts;
@@ -213,8 +214,14 @@ class FacLayoutTest {
                 assertThat(fingerprints(dataset, query.sql(), mode)).as("%s %s %s", query.id(), mode, situation)
                         .containsExactlyElementsOf(expected(query));
                 // Read through the FAC store, which cannot drop a raced copy early: priced hedged late, as read.
-                assertThat(dataset.plan(io.layoutbench.api.predicate.Query.parse(query.sql()),
-                        QueryOptions.defaults().withMode(mode)).racedReads()).isFalse();
+                RetrievalPlan plan = dataset.plan(io.layoutbench.api.predicate.Query.parse(query.sql()),
+                        QueryOptions.defaults().withMode(mode));
+                assertThat(plan.racedReads()).isFalse();
+                // Its requests marked shared by the store, sent in L3's read tasks: paper mode's are row groups.
+                if (mode == RetrievalMode.PAPER && !plan.dataRequests().isEmpty()) {
+                    assertThat(plan.requestsPerTask()).as("%s", query.id()).isNotEmpty()
+                            .allSatisfy(chunks -> assertThat(chunks).isGreaterThan(1));
+                }
             }
         }
     }
