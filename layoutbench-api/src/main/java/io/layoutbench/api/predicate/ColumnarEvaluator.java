@@ -60,7 +60,7 @@ final class ColumnarEvaluator {
         if (limit == 0 || from == to) {
             return Selection.empty();
         }
-        Context ctx = new Context(table, slotCount);
+        Context ctx = new Context(table, slotCount, to - from);
         int block = limit == Long.MAX_VALUE ? MAX_BLOCK : FIRST_LIMITED_BLOCK;
         // Leaves reserve room for every row of a block, so a block's rows go to a scratch list first and the
         // result grows with the matches only.

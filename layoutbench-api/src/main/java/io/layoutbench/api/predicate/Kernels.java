@@ -18,16 +18,16 @@ final class Kernels {
     }
 
     /**
-     * Values of one type for up to BATCH rows. {@code nulls[k]} flags SQL NULL, but is only meaningful when
-     * {@code anyNull} is set: kernels over columns without NULLs skip writing (and readers skip reading) the
-     * flags, which is most of the work for plain arithmetic.
+     * Values of one type for up to {@code capacity} rows (BATCH, or fewer when the call holds fewer rows).
+     * {@code nulls[k]} flags SQL NULL, but is only meaningful when {@code anyNull} is set: kernels over columns
+     * without NULLs skip writing (and readers skip reading) the flags, which is most of the work for plain arithmetic.
      */
     static final class Vector {
         final long[] longs;
         final double[] doubles;
         final String[] strings;
         final boolean[] bools;
-        final boolean[] nulls = new boolean[BATCH];
+        final boolean[] nulls;
         boolean anyNull;
         /**
          * For a STRING column's vector: the column's dictionary entries decoded so far in this call, by id, so a
@@ -35,11 +35,12 @@ final class Kernels {
          */
         String[] decoded;
 
-        Vector(ColumnType type) {
-            longs = type == ColumnType.BIGINT ? new long[BATCH] : null;
-            doubles = type == ColumnType.DOUBLE ? new double[BATCH] : null;
-            strings = type == ColumnType.STRING ? new String[BATCH] : null;
-            bools = type == ColumnType.BOOLEAN ? new boolean[BATCH] : null;
+        Vector(ColumnType type, int capacity) {
+            longs = type == ColumnType.BIGINT ? new long[capacity] : null;
+            doubles = type == ColumnType.DOUBLE ? new double[capacity] : null;
+            strings = type == ColumnType.STRING ? new String[capacity] : null;
+            bools = type == ColumnType.BOOLEAN ? new boolean[capacity] : null;
+            nulls = new boolean[capacity];
         }
 
         boolean isNull(int k) {
@@ -73,7 +74,7 @@ final class Kernels {
         Vector output(Context ctx) {
             Vector v = (Vector) ctx.slots[slot];
             if (v == null) {
-                v = new Vector(type);
+                v = new Vector(type, ctx.batch);
                 ctx.slots[slot] = v;
             }
             return v;

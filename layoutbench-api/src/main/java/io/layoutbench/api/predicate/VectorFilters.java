@@ -123,7 +123,7 @@ final class VectorFilters {
     private static int[] batchRows(Context ctx, int slot) {
         int[] rows = (int[]) ctx.slots[slot];
         if (rows == null) {
-            rows = new int[BATCH];
+            rows = new int[ctx.batch];
             ctx.slots[slot] = rows;
         }
         return rows;

@@ -81,6 +81,26 @@ class ColumnarEvaluatorTest {
         }
     }
 
+    /**
+     * A call over a few rows sizes its vectors to them (a planner evaluates a query once per small row group); every
+     * range, from one row to past a batch of 1,024, selects what the whole table's selection holds in it.
+     */
+    @Test
+    void smallAndUnevenRangesSelectWhatTheWholeTableDoes() {
+        for (String where : REALISTIC) {
+            BoundPredicate predicate = Query.parse(where, SCHEMA).bind(SCHEMA).predicate();
+            Selection all = predicate.select(table);
+            int start = 0;
+            for (int size : new int[] {1, 2, 3, 4, 7, 64, 1023, 1024, 1025, 5000}) {
+                Selection range = predicate.select(table, start, start + size, Long.MAX_VALUE);
+                int from = start;
+                assertThat(range).as("%s over [%d, %d)", where, start, start + size).isEqualTo(Selection.of(
+                        all.stream().filter(r -> r >= from && r < from + size).toArray()));
+                start += size + 17;
+            }
+        }
+    }
+
     @Test
     void limitStopsInRowOrderAcrossBlocks() {
         BoundQuery rare = Query.parse("label = 'cello' LIMIT 500", SCHEMA).bind(SCHEMA);
