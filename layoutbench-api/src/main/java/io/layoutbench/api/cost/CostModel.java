@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import io.layoutbench.api.layout.PlannedRequest;
 import io.layoutbench.api.layout.QueryOptions;
+import io.layoutbench.api.layout.ResultOrder;
 import io.layoutbench.api.layout.RetrievalPlan;
 import io.layoutbench.api.metrics.MetricsSnapshot;
 import io.layoutbench.api.network.HedgeDelay;
@@ -85,8 +86,9 @@ public final class CostModel {
      * keeps in flight for reads of the plan's (byte-weighted) typical size, {@link QueryOptions#readsInFlight}: enough
      * to fill the link, within the connection pool, the query's cap and its byte budget. They are counted, as
      * retrieval counts them, by task ({@link RetrievalPlan#dataTasks}): a task sends its requests at once and holds its
-     * slot until the last is done (a paper-mode L3 row group's column chunks). Times are expected times under the
-     * profile's
+     * slot until the last is done (a paper-mode L3 row group's column chunks). An unhedged batch is also held to the
+     * query's byte budget, handed over in the query's order ({@link NetworkModel.Budget}): in dataset order a late
+     * task holds back the budget of the done tasks after it. Times are expected times under the profile's
      * lognormal first-byte latency ({@link NetworkModel#expected}): a round of reads waits for its slowest, so the
      * more reads run side by side the further the round lies above the median latency. A warm client's connections
      * are open (its first run opened them), so its reads pay no connection set-up; a cold client opens each.
@@ -164,8 +166,12 @@ public final class CostModel {
                 sizes.addAll(waiting);
                 requestsPerTask.add(waiting.size());
             }
+            // Retrieval's byte budget holds the tasks sent and not yet handed over; in dataset order a late task holds
+            // back the budget of those after it.
+            NetworkModel.Budget budget = new NetworkModel.Budget(options.maxBufferedBytes(),
+                    options.order() == ResultOrder.DATASET);
             NetworkModel.Expectation expected = NetworkModel.expectation(link, sizes, requestsPerTask, concurrency,
-                    copies);
+                    copies, budget);
             hedgedRequests += expected.hedgedRequests();
             duplicateBytes += expected.duplicateBytes();
             double transfer = seconds(expected.time());

@@ -230,7 +230,7 @@ public final class NetworkModel {
      * @return the time from the first request to the last byte; zero for no requests
      */
     public static Duration predict(NetworkProfile profile, List<Long> requestSizes, int concurrency) {
-        return run(withMedianLatency(profile), tasks(requestSizes, List.of()), concurrency);
+        return run(withMedianLatency(profile), tasks(requestSizes, List.of()), concurrency, Budget.NONE);
     }
 
     /**
@@ -294,7 +294,7 @@ public final class NetworkModel {
      */
     public static Expectation expectation(NetworkProfile profile, List<Long> requestSizes, int concurrency,
             int copies) {
-        return expectation(profile, requestSizes, List.of(), concurrency, copies, EXPECTATION_READS);
+        return expectation(profile, requestSizes, List.of(), concurrency, copies, Budget.NONE, EXPECTATION_READS);
     }
 
     /**
@@ -317,7 +317,48 @@ public final class NetworkModel {
      */
     public static Expectation expectation(NetworkProfile profile, List<Long> requestSizes,
             List<Integer> requestsPerTask, int concurrency, int copies) {
-        return expectation(profile, requestSizes, requestsPerTask, concurrency, copies, EXPECTATION_READS);
+        return expectation(profile, requestSizes, requestsPerTask, concurrency, copies, Budget.NONE,
+                EXPECTATION_READS);
+    }
+
+    /**
+     * {@link #expectation(NetworkProfile, List, List, int, int)} within a byte {@code budget}, as retrieval's
+     * {@code maxBufferedBytes}: a task goes only while the bytes of the tasks sent and not yet handed over, its own
+     * included, fit (or when nothing is outstanding), and a task's bytes are handed over when it is done or, in
+     * dataset order, when it and every task before it are. So in dataset order a late task holds back the budget of
+     * the tasks after it, although they are done: a head-of-line wait that slots alone do not show. Unhedged batches
+     * ({@code copies} 0) are held to the budget; hedged and raced ones are timed as without it.
+     *
+     * <pre>{@code
+     * NetworkModel.Budget inOrder = new NetworkModel.Budget(64L << 20, true);
+     * Duration t = NetworkModel.expectation(profile, chunks, perRowGroup, 149, 0, inOrder).time();
+     * }</pre>
+     */
+    public static Expectation expectation(NetworkProfile profile, List<Long> requestSizes,
+            List<Integer> requestsPerTask, int concurrency, int copies, Budget budget) {
+        return expectation(profile, requestSizes, requestsPerTask, concurrency, copies, budget, EXPECTATION_READS);
+    }
+
+    /**
+     * Bytes a batch may hold sent and not yet handed over, and whether they are handed over in the order the tasks
+     * were sent (dataset order) or as each completes.
+     *
+     * <pre>{@code
+     * NetworkModel.Budget budget = new NetworkModel.Budget(QueryOptions.DEFAULT_MAX_BUFFERED_BYTES, true);
+     * }</pre>
+     *
+     * @param bytes   at most this many bytes of tasks sent and not handed over; positive ({@link Long#MAX_VALUE}: none)
+     * @param inOrder whether a done task's bytes wait for every task before it to be done
+     */
+    public record Budget(long bytes, boolean inOrder) {
+        /** No byte budget. */
+        public static final Budget NONE = new Budget(Long.MAX_VALUE, false);
+
+        public Budget {
+            if (bytes <= 0) {
+                throw new IllegalArgumentException("A byte budget must be positive, got " + bytes);
+            }
+        }
     }
 
     /**
@@ -327,12 +368,13 @@ public final class NetworkModel {
      */
     static Expectation expectation(NetworkProfile profile, List<Long> requestSizes, int concurrency, int copies,
             int readBudget) {
-        return expectation(profile, requestSizes, List.of(), concurrency, copies, readBudget);
+        return expectation(profile, requestSizes, List.of(), concurrency, copies, Budget.NONE, readBudget);
     }
 
     private static Expectation expectation(NetworkProfile profile, List<Long> requestSizes,
-            List<Integer> requestsPerTask, int concurrency, int copies, int readBudget) {
+            List<Integer> requestsPerTask, int concurrency, int copies, Budget budget, int readBudget) {
         requireNonNull(profile, "profile is null");
+        requireNonNull(budget, "budget is null");
         List<List<Long>> tasks = tasks(requestSizes, requestsPerTask);
         if (copies < 0) {
             throw new IllegalArgumentException("copies must be >= 0, got " + copies);
@@ -340,7 +382,7 @@ public final class NetworkModel {
         checkConcurrency(concurrency);
         boolean hedged = copies > 0;
         if (profile.latencyJitter() == 0 || profile.firstByteLatency().isZero()) {
-            return new Expectation(run(withMedianLatency(profile), tasks, concurrency), 0, 0);
+            return new Expectation(run(withMedianLatency(profile), tasks, concurrency, budget), 0, 0);
         }
         // Copies of a raced read are requests the runs simulate too.
         int simulated = Math.max(1, requestSizes.size() * Math.max(1, copies));
@@ -358,7 +400,7 @@ public final class NetworkModel {
                 hedges += Math.round(one.hedgedRequests());
                 duplicateBytes += Math.round(one.duplicateBytes());
             } else {
-                sum += run(model, tasks, concurrency).toNanos();
+                sum += run(model, tasks, concurrency, budget).toNanos();
             }
         }
         return new Expectation(Duration.ofNanos(Math.round((double) sum / runs)), (double) hedges / runs,
@@ -433,27 +475,53 @@ public final class NetworkModel {
      * One run of {@code tasks}, {@code concurrency} in flight: each sends its requests at once and holds its slot
      * until the last is done; a new task goes the moment one ends.
      */
-    private static Duration run(NetworkModel model, List<List<Long>> tasks, int concurrency) {
+    private static Duration run(NetworkModel model, List<List<Long>> tasks, int concurrency, Budget budget) {
         checkConcurrency(concurrency);
-        Map<Transfer, int[]> requestsLeft = new IdentityHashMap<>();
-        Iterator<List<Long>> next = tasks.iterator();
+        // Per task sent: its requests not yet done, then its bytes; tasks [handedOver, sent) hold the budget.
+        Map<Transfer, Integer> taskOf = new IdentityHashMap<>();
+        int[] requestsLeft = new int[tasks.size()];
+        long[] taskBytes = new long[tasks.size()];
+        int sent = 0;
+        int handedOver = 0;
+        long held = 0;
         int inFlight = 0;
         while (true) {
-            while (inFlight < concurrency && next.hasNext()) {
-                List<Long> task = next.next();
-                int[] left = {task.size()};
-                for (Long bytes : task) {
-                    requestsLeft.put(model.submit(bytes), left);
+            while (inFlight < concurrency && sent < tasks.size()) {
+                List<Long> task = tasks.get(sent);
+                long bytes = 0;
+                for (Long size : task) {
+                    bytes += size;
                 }
+                if (handedOver < sent && held + bytes > budget.bytes()) {
+                    break;   // the budget, not a slot, holds it back
+                }
+                taskBytes[sent] = bytes;
+                requestsLeft[sent] = task.size();
+                held += bytes;
+                for (Long size : task) {
+                    taskOf.put(model.submit(size), sent);
+                }
+                sent++;
                 inFlight++;
             }
             if (inFlight == 0) {
                 return Duration.ofNanos(model.nowNanos());
             }
             for (Transfer completed : model.advanceTo(model.nextEventNanos())) {
-                if (--requestsLeft.remove(completed)[0] == 0) {
+                int t = taskOf.remove(completed);
+                if (--requestsLeft[t] == 0) {
                     inFlight--;
+                    if (!budget.inOrder()) {
+                        held -= taskBytes[t];
+                    }
                 }
+            }
+            // In dataset order, done tasks are handed over only behind every task before them.
+            while (budget.inOrder() && handedOver < sent && requestsLeft[handedOver] == 0) {
+                held -= taskBytes[handedOver++];
+            }
+            if (!budget.inOrder()) {
+                handedOver = sent - inFlight;   // only "nothing outstanding" reads it
             }
         }
     }

@@ -18,8 +18,8 @@ import java.util.Arrays;
  *       then the rows are a loop over int ids: compared with the few passing ids directly, or looked up in a byte
  *       mask when many pass.</li>
  *   <li>A BIGINT column against a BIGINT constant is a range test in a loop over the {@code long[]}.</li>
- *   <li>Anything else (arithmetic, casts, column against column) is computed into primitive vectors of 1024
- *       values at a time, which stay in the L1 cache.</li>
+ *   <li>Anything else (arithmetic, casts, column against column) is computed into primitive vectors of up to 1,024
+ *       values at a time (fewer when the call has fewer rows), which stay in the L1 cache.</li>
  *   <li>The innermost loops over whole blocks ({@link Scans}) run on the Java Vector API when the JVM has
  *       {@code jdk.incubator.vector} ({@code --add-modules jdk.incubator.vector}), as plain loops otherwise.</li>
  * </ul>

@@ -9,7 +9,9 @@ import io.layoutbench.api.predicate.RowSets.Rows;
 
 import java.util.Arrays;
 
-/** Value expressions (columns, constants, arithmetic, casts, predicates as values) computed BATCH rows at a time. */
+/**
+ * Value expressions (columns, constants, arithmetic, casts, predicates as values) computed up to BATCH rows at a time.
+ */
 final class Kernels {
     /** Values per vector in the generic (arithmetic) path. */
     static final int BATCH = 1024;

@@ -82,10 +82,8 @@ final class RowSets {
         final ColumnarTable table;
         final Object[] slots;
         /**
-         * Rows a batch of this call holds at most: {@link Kernels#BATCH}, or the call's rows when fewer. L3's planner
-         * evaluates a query once per row group, and fac's row groups at mini hold about 4 rows each: vectors of 1,024
-         * rows were about 40 KB of arrays allocated and zeroed per call for CAST(width AS DOUBLE) / CAST(height AS
-         * DOUBLE) > 1.5: over 100 MB across the 3,200 calls of one query.
+         * Rows a batch of this call holds at most: {@link Kernels#BATCH}, or the call's rows when fewer, so that
+         * calls over a few rows (a planner evaluates a query once per row group) do not allocate 1,024-row vectors.
          */
         final int batch;
         private final ArrayDeque<IntList> pool = new ArrayDeque<>();

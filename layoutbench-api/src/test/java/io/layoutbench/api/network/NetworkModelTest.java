@@ -479,6 +479,29 @@ class NetworkModelTest {
         assertThat(late.time()).isLessThan(NetworkModel.expectation(t3, six, List.of(3, 3), 8, 0).time());
     }
 
+    /**
+     * A byte budget holds the tasks sent and not yet handed over. In dataset order a done task waits for the tasks
+     * before it, so a late task holds back the budget of those after it; in completion order it does not.
+     */
+    @Test
+    void aByteBudgetHandedOverInDatasetOrderWaitsForTheLateTask() {
+        List<Long> sizes = List.of(3000L, 1000L, 1000L);
+        List<Integer> oneEach = List.of(1, 1, 1);
+        // No budget: all three at once; the 3,000 bytes end last, at 18 ms.
+        assertThat(NetworkModel.expectation(SIMPLE, sizes, oneEach, 3, 0).time()).isEqualTo(Duration.ofMillis(18));
+        // 4,000 bytes: the third waits. As each completes, it goes when the second is done (16 ms) and ends at 27.
+        assertThat(NetworkModel.expectation(SIMPLE, sizes, oneEach, 3, 0, new NetworkModel.Budget(4000, false))
+                .time()).isEqualTo(Duration.ofMillis(16 + 11));
+        // In dataset order, the second is handed over only after the first (18 ms): it ends at 29.
+        assertThat(NetworkModel.expectation(SIMPLE, sizes, oneEach, 3, 0, new NetworkModel.Budget(4000, true))
+                .time()).isEqualTo(Duration.ofMillis(18 + 11));
+        // A task larger than the budget still goes, alone.
+        assertThat(NetworkModel.expectation(SIMPLE, sizes, oneEach, 3, 0, new NetworkModel.Budget(1000, true))
+                .time()).isEqualTo(Duration.ofMillis(18 + 11 + 11));
+        assertThatThrownBy(() -> new NetworkModel.Budget(0, true)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("positive");
+    }
+
     @Test
     void aTaskOfNoRequestTakesNoTime() {
         List<Long> two = List.of(1000L, 1000L);
