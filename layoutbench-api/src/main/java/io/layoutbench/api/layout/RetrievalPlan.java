@@ -114,7 +114,7 @@ public record RetrievalPlan(List<PlannedRequest> metadataRequests, List<PlannedR
     }
 
     /**
-     * The data requests grouped as retrieval sends them: one list per task, in order.
+     * The data requests grouped as retrieval sends them: one unmodifiable list per task, in order.
      *
      * <pre>{@code
      * int tasks = plan.dataTasks().size();   // each sends its requests at once
@@ -130,7 +130,7 @@ public record RetrievalPlan(List<PlannedRequest> metadataRequests, List<PlannedR
             tasks.add(dataRequests.subList(from, from + count));
             from += count;
         }
-        return tasks;
+        return List.copyOf(tasks);
     }
 
     /**
