@@ -477,28 +477,27 @@ public final class NetworkModel {
      */
     private static Duration run(NetworkModel model, List<List<Long>> tasks, int concurrency, Budget budget) {
         checkConcurrency(concurrency);
-        // Per task sent: its requests not yet done, then its bytes; tasks [handedOver, sent) hold the budget.
         Map<Transfer, Integer> taskOf = new IdentityHashMap<>();
         int[] requestsLeft = new int[tasks.size()];
         long[] taskBytes = new long[tasks.size()];
+        for (int t = 0; t < tasks.size(); t++) {
+            for (Long size : tasks.get(t)) {
+                taskBytes[t] += size;
+            }
+        }
         int sent = 0;
-        int handedOver = 0;
+        int handedOver = 0;   // in dataset order: tasks [handedOver, sent) hold the budget
         long held = 0;
         int inFlight = 0;
         while (true) {
             while (inFlight < concurrency && sent < tasks.size()) {
-                List<Long> task = tasks.get(sent);
-                long bytes = 0;
-                for (Long size : task) {
-                    bytes += size;
-                }
-                if (handedOver < sent && held + bytes > budget.bytes()) {
+                boolean outstanding = budget.inOrder() ? handedOver < sent : inFlight > 0;
+                if (outstanding && held + taskBytes[sent] > budget.bytes()) {
                     break;   // the budget, not a slot, holds it back
                 }
-                taskBytes[sent] = bytes;
-                requestsLeft[sent] = task.size();
-                held += bytes;
-                for (Long size : task) {
+                requestsLeft[sent] = tasks.get(sent).size();
+                held += taskBytes[sent];
+                for (Long size : tasks.get(sent)) {
                     taskOf.put(model.submit(size), sent);
                 }
                 sent++;
@@ -519,9 +518,6 @@ public final class NetworkModel {
             // In dataset order, done tasks are handed over only behind every task before them.
             while (budget.inOrder() && handedOver < sent && requestsLeft[handedOver] == 0) {
                 held -= taskBytes[handedOver++];
-            }
-            if (!budget.inOrder()) {
-                handedOver = sent - inFlight;   // only "nothing outstanding" reads it
             }
         }
     }
