@@ -37,6 +37,9 @@ import java.util.Map;
  * connections) and then a warm run of the same query on the same client. Each run is measured (time, bytes,
  * requests, cost, peak heap) and predicted by the {@link CostModel} from the query's plan.
  *
+ * <p>Every run starts from a full collection, with the heap kept at the size earlier runs grew it to
+ * ({@link GrownHeap}), as a long-running loader's is.
+ *
  * <p>With a network profile other than {@code none}, every client reads through its own
  * {@link SimulatedNetworkBackend}, so the measured time is that of the modelled network; its latency jitter is
  * seeded with the repetition number, so runs repeat exactly and repetitions differ.
@@ -66,18 +69,20 @@ public final class BenchmarkRunner {
      * @param objective      what optimized retrieval minimises (time or dollars), which sets its coalescing gap
      * @param maxReadAmplification optimized retrieval's read budget ({@link QueryOptions#maxReadAmplification()})
      * @param hedging        whether optimized retrieval hedges slow reads ({@link QueryOptions#hedging()})
+     * @param maxBufferedBytes a query's byte budget ({@link QueryOptions#maxBufferedBytes()})
      */
     public record Config(String scale, String backendLabel, List<StorageLayout> layouts, List<RetrievalMode> modes,
             List<? extends BenchmarkQuery> queries, NetworkProfile profile, Prices prices, int reps,
             int maxConcurrency, ResultOrder order, QueryOptions.Objective objective, double maxReadAmplification,
-            boolean hedging) {
+            boolean hedging, long maxBufferedBytes) {
 
         /** A configuration that minimises time, hedging slow reads. */
         public Config(String scale, String backendLabel, List<StorageLayout> layouts, List<RetrievalMode> modes,
                 List<? extends BenchmarkQuery> queries, NetworkProfile profile, Prices prices, int reps,
                 int maxConcurrency, ResultOrder order) {
             this(scale, backendLabel, layouts, modes, queries, profile, prices, reps, maxConcurrency, order,
-                    QueryOptions.Objective.TIME, QueryOptions.DEFAULT_MAX_READ_AMPLIFICATION, true);
+                    QueryOptions.Objective.TIME, QueryOptions.DEFAULT_MAX_READ_AMPLIFICATION, true,
+                    QueryOptions.DEFAULT_MAX_BUFFERED_BYTES);
         }
 
         public Config {
@@ -96,7 +101,8 @@ public final class BenchmarkRunner {
             }
             requireNonNull(order, "order is null");
             requireNonNull(objective, "objective is null");
-            QueryOptions.defaults().withMaxReadAmplification(maxReadAmplification);   // checks it
+            QueryOptions.defaults().withMaxReadAmplification(maxReadAmplification)   // checks them
+                    .withMaxBufferedBytes(maxBufferedBytes);
         }
 
         /** Number of runs: two (cold and warm) per repetition, layout, mode and query. */
@@ -130,7 +136,10 @@ public final class BenchmarkRunner {
             }
         }
         List<RunRow> rows = new ArrayList<>();
-        try (Progress bar = progress.start("Queries", config.runCount(), "runs")) {
+        // Each run starts with a full collection (measure): kept from shrinking the heap, so no run pays for
+        // growing it back (GrownHeap says why).
+        try (GrownHeap heap = GrownHeap.hold();
+                Progress bar = progress.start("Queries", config.runCount(), "runs")) {
             bar.message("JVM warm-up");
             warmUp(backend, prefixes);
             for (int rep = 1; rep <= config.reps(); rep++) {
@@ -176,7 +185,8 @@ public final class BenchmarkRunner {
                 .withOrder(config.order())
                 .withObjective(config.objective())
                 .withMaxReadAmplification(config.maxReadAmplification())
-                .withHedging(config.hedging());
+                .withHedging(config.hedging())
+                .withMaxBufferedBytes(config.maxBufferedBytes());
         // Each run draws its own latencies: with one seed for all, every query's first requests would get the same
         // draws, and a layout's total over the workload would carry one sample's luck eleven times.
         long seed = java.util.Objects.hash(layout.name(), mode.name(), benchmarkQuery.id(), rep);
@@ -216,7 +226,8 @@ public final class BenchmarkRunner {
     }
 
     private static Measured measure(Dataset dataset, Query query, QueryOptions options) {
-        // Start every run from the live set, so that its peak heap is not the previous run's garbage.
+        // Start every run from the live set, so that its peak heap is not the previous run's garbage. Within run()
+        // the heap keeps its size through this collection (GrownHeap).
         System.gc();
         try (MemorySampler.Measurement memory = MemorySampler.start()) {
             long start = System.nanoTime();

@@ -11,6 +11,7 @@ import io.layoutbench.evaluation.BenchmarkQuery;
 import io.layoutbench.examples.bench.BenchmarkRunner;
 import io.layoutbench.examples.bench.DatasetSource;
 import io.layoutbench.examples.bench.DatasetStore;
+import io.layoutbench.examples.bench.GrownHeap;
 import io.layoutbench.examples.bench.IngestRow;
 import io.layoutbench.examples.bench.MemorySampler;
 import io.layoutbench.examples.bench.Progress;
@@ -19,6 +20,7 @@ import io.layoutbench.examples.report.BenchReport;
 import io.layoutbench.examples.report.Charts;
 import io.layoutbench.examples.report.FileReports;
 import io.layoutbench.examples.report.TerminalReport;
+import io.layoutbench.layouts.common.LayoutOptions;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -126,6 +128,15 @@ final class BenchCommand implements Callable<Integer> {
     @Mixin
     ReadBudgetOption readBudget;
 
+    @Option(names = "--max-buffered", paramLabel = "SIZE", defaultValue = "64MB",
+            description = "Bytes of reads a query has launched and not yet handed over, at most: its memory, and what"
+                    + " bounds its reads in flight where the link's bandwidth-delay product is larger (c8gb.large's"
+                    + " is 75 MB). Default: ${DEFAULT-VALUE}.")
+    String maxBuffered;
+
+    /** {@link #maxBuffered}, parsed. */
+    private long maxBufferedBytes;
+
     @Option(names = "--no-hedging",
             description = "Send no duplicate of a slow read. By default an optimized query sends one duplicate of a "
                     + "read that has not completed by the profile's 75th-percentile first-byte latency plus its "
@@ -190,6 +201,11 @@ final class BenchCommand implements Callable<Integer> {
                     + concurrency);
         }
         double maxReadAmplification = readBudget.value(spec.commandLine());
+        try {
+            maxBufferedBytes = LayoutOptions.parseSize("--max-buffered", maxBuffered);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage());
+        }
         if (latencyJitter != null && (!(latencyJitter >= 0) || Double.isInfinite(latencyJitter))) {
             throw new ParameterException(spec.commandLine(), "--latency-jitter must be >= 0, got " + latencyJitter);
         }
@@ -232,7 +248,7 @@ final class BenchCommand implements Callable<Integer> {
             long queriesStarted = System.nanoTime();
             BenchmarkRunner runner = new BenchmarkRunner(new BenchmarkRunner.Config(workload.scaleLabel(),
                     opened.label(), layouts, modeChoice.modes(), queries, profile, prices, reps, concurrency, order,
-                    objective, maxReadAmplification, !noHedging));
+                    objective, maxReadAmplification, !noHedging, maxBufferedBytes));
             List<RunRow> rows = runner.run(opened.backend(), prefixes, progress);
             double querySeconds = (System.nanoTime() - queriesStarted) / 1e9;
 
@@ -325,6 +341,7 @@ final class BenchCommand implements Callable<Integer> {
         settings.put("max_read_amplification", Double.isInfinite(readBudget.maxReadAmplification) ? "unlimited"
                 : readBudget.maxReadAmplification);
         settings.put("hedging", !noHedging);
+        settings.put("max_buffered_bytes", maxBufferedBytes);
         settings.put("latency_jitter", profile.latencyJitter());
         settings.put("prices", Map.of(
                 "transfer_usd_per_gb", prices.transferPerGb(),
@@ -334,6 +351,7 @@ final class BenchCommand implements Callable<Integer> {
         settings.put("java", System.getProperty("java.version"));
         settings.put("cpus", Runtime.getRuntime().availableProcessors());
         settings.put("max_heap_bytes", Runtime.getRuntime().maxMemory());
+        settings.put("heap_kept_grown", GrownHeap.supported());
         return settings;
     }
 }

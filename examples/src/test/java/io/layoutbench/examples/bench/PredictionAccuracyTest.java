@@ -15,6 +15,7 @@ import io.layoutbench.backend.memory.MemoryBackend;
 import io.layoutbench.datasets.synthetic.ImageNetScale;
 import io.layoutbench.evaluation.paper.PaperQueries;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -31,6 +32,9 @@ class PredictionAccuracyTest {
 
     static MemoryBackend backend;
     static List<RunRow> rows;
+    static String heapOptionBefore;
+    static final List<String> heapOptionDuringRuns = new ArrayList<>();
+    static String heapOptionAfter;
 
     @BeforeAll
     static void runWorkload() {
@@ -49,12 +53,34 @@ class PredictionAccuracyTest {
         BenchmarkRunner runner = new BenchmarkRunner(new BenchmarkRunner.Config("tiny", "mem", layouts,
                 List.of(RetrievalMode.PAPER, RetrievalMode.OPTIMIZED), PaperQueries.forScale("tiny"),
                 NetworkProfiles.NONE, Prices.s3Standard(), 1, 64, ResultOrder.DATASET));
-        rows = runner.run(backend, prefixes, Progress.Factory.NONE);
+        heapOptionBefore = GrownHeapTest.value();
+        Progress.Factory recording = (task, total, unit) -> new Progress() {
+            @Override
+            public void step(long amount) {
+                heapOptionDuringRuns.add(GrownHeapTest.value());
+            }
+
+            @Override
+            public void message(String text) {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        rows = runner.run(backend, prefixes, recording);
+        heapOptionAfter = GrownHeapTest.value();
     }
 
     @AfterAll
     static void close() {
         backend.close();
+    }
+
+    @Test
+    void theHeapIsKeptGrownWhileRunsGoAndPutBackAfter() {
+        assertThat(heapOptionDuringRuns).hasSize(2 * 2 * 11).containsOnly("100");
+        assertThat(heapOptionAfter).isEqualTo(heapOptionBefore);
     }
 
     @Test

@@ -49,7 +49,8 @@ class BenchReportSchemaTest {
     @BeforeAll
     static void runBench() throws Exception {
         result = CliRunner.run("bench", "--scale", "tiny", "--backend", "mem", "--layouts", "l1,l2",
-                "--queries", "Q1,Q3", "--reps", "1", "--profile", "none", "--data-dir", dir.toString(),
+                "--queries", "Q1,Q3", "--reps", "1", "--profile", "none", "--max-buffered", "32MB",
+                "--data-dir", dir.toString(),
                 "--json", dir.resolve("out/bench.json").toString(), "--csv", dir.resolve("out/bench.csv").toString(),
                 "--charts", dir.resolve("out/charts").toString());
         assertThat(result.exitCode()).as(result.err()).isZero();
@@ -122,6 +123,12 @@ class BenchReportSchemaTest {
         }
         assertThat(json.get("settings").get("scale").asText()).isEqualTo("tiny");
         assertThat(json.get("settings").get("peak_rss_bytes").asLong()).isNotZero();
+    }
+
+    @Test
+    void settingsSayTheByteBudgetAndWhetherTheHeapWasKeptGrown() {
+        assertThat(json.get("settings").get("max_buffered_bytes").asLong()).isEqualTo(32L << 20);
+        assertThat(json.get("settings").get("heap_kept_grown").asBoolean()).isTrue();   // HotSpot
     }
 
     @Test

@@ -70,6 +70,15 @@ class CliArgumentErrorsTest {
                         : "NaN");
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {"lots", "0", "-64MB"})
+    void aByteBudgetThatIsNoSizeIsAUsageError(String size) {
+        CliRunner result = CliRunner.run("bench", "--data-dir", dataDir.toString(), "--max-buffered", size);
+
+        assertThat(result.exitCode()).isEqualTo(2);
+        assertThat(result.errLines()).singleElement().asString().contains("--max-buffered").contains(size);
+    }
+
     @Test
     void unknownQueryAndModeAndBackendAreUsageErrors() {
         assertThat(CliRunner.run("bench", "--data-dir", dataDir.toString(), "--queries", "Q12"))
