@@ -82,7 +82,7 @@ public final class BenchmarkRunner {
                 int maxConcurrency, ResultOrder order) {
             this(scale, backendLabel, layouts, modes, queries, profile, prices, reps, maxConcurrency, order,
                     QueryOptions.Objective.TIME, QueryOptions.DEFAULT_MAX_READ_AMPLIFICATION, true,
-                    QueryOptions.DEFAULT_MAX_BUFFERED_BYTES);
+                    QueryOptions.defaultMaxBufferedBytes());
         }
 
         public Config {

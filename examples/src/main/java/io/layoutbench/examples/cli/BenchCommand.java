@@ -128,10 +128,11 @@ final class BenchCommand implements Callable<Integer> {
     @Mixin
     ReadBudgetOption readBudget;
 
-    @Option(names = "--max-buffered", paramLabel = "SIZE", defaultValue = "64MB",
+    @Option(names = "--max-buffered", paramLabel = "SIZE",
             description = "Bytes of reads a query has launched and not yet handed over, at most: its memory, and what"
-                    + " bounds its reads in flight where the link's bandwidth-delay product is larger (c8gb.large's"
-                    + " is 75 MB). Default: ${DEFAULT-VALUE}.")
+                    + " bounds its reads in flight on a fast link (in dataset order a late read holds back the"
+                    + " budget of the done ones behind it). Default: the library's, a quarter of the heap, at most"
+                    + " 256MB.")
     String maxBuffered;
 
     /** {@link #maxBuffered}, parsed. */
@@ -202,7 +203,8 @@ final class BenchCommand implements Callable<Integer> {
         }
         double maxReadAmplification = readBudget.value(spec.commandLine());
         try {
-            maxBufferedBytes = LayoutOptions.parseSize("--max-buffered", maxBuffered);
+            maxBufferedBytes = maxBuffered == null ? QueryOptions.defaultMaxBufferedBytes()
+                    : LayoutOptions.parseSize("--max-buffered", maxBuffered);
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }

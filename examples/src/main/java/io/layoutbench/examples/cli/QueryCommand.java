@@ -115,8 +115,7 @@ final class QueryCommand implements Callable<Integer> {
         StorageLayout layout = copy.layout(spec.commandLine());
         String prefix = prefix(spec, dataset, copy.datasetName, layout, copy.layoutOptions);
         QueryOptions queryOptions = QueryOptions.defaults().withMode(read.mode).withNetwork(read.profile)
-                .withMaxReadAmplification(readBudget.value(spec.commandLine()))
-                .withMaxBufferedBytes(ReadThrough.readAheadBytes());
+                .withMaxReadAmplification(readBudget.value(spec.commandLine()));
         try {
             queryOptions = queryOptions.withFields(fields);
         } catch (IllegalArgumentException e) {

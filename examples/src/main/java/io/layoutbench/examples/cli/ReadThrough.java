@@ -1,7 +1,6 @@
 package io.layoutbench.examples.cli;
 
 import io.layoutbench.api.backend.ObjectBackend;
-import io.layoutbench.api.layout.QueryOptions;
 import io.layoutbench.api.layout.RetrievalMode;
 import io.layoutbench.api.metrics.RequestMetrics;
 import io.layoutbench.api.network.NetworkProfile;
@@ -20,16 +19,6 @@ final class ReadThrough {
             converter = Converters.ProfileConverter.class,
             description = "Network preset to read through (none for no simulation). Default: ${DEFAULT-VALUE}.")
     NetworkProfile profile;
-
-    /**
-     * The read-ahead budget of a command's query ({@link QueryOptions#maxBufferedBytes()}): the library's default,
-     * 64 MiB, or a quarter of this JVM's heap where that is less, so a command run with a small heap stays within
-     * it however large the samples (a read in flight can take twice its size while it is assembled, and the caller
-     * holds the sample it is on).
-     */
-    static long readAheadBytes() {
-        return Math.min(QueryOptions.DEFAULT_MAX_BUFFERED_BYTES, Runtime.getRuntime().maxMemory() / 4);
-    }
 
     /** A client of {@code backend} that counts nothing itself, behind the simulated network of the profile. */
     ObjectBackend client(ObjectBackend backend) {

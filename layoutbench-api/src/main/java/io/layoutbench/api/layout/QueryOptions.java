@@ -46,8 +46,9 @@ import java.util.stream.LongStream;
  *                         request; {@link #DERIVED_GAP} derives it from the network and objective (default)
  * @param network          the network the client sits on, for derived settings (default t3.medium)
  * @param objective        what optimized retrieval minimises (default time)
- * @param maxBufferedBytes bytes of reads launched but not yet handed to the consumer, at most (default 64 MiB;
- *                         one read is always allowed, however large): the memory bound of a query
+ * @param maxBufferedBytes bytes of reads launched but not yet handed to the consumer, at most (default
+ *                         {@link #defaultMaxBufferedBytes()}: a quarter of the heap, at most 256 MiB; one read is
+ *                         always allowed, however large): the memory bound of a query
  * @param maxReadAmplification in optimized mode, bytes read over the bytes the matches' ranges (or pages) span, at
  *                         most: at least 1 (merge only touching ranges), {@link Double#POSITIVE_INFINITY} for no
  *                         limit (default 1.1)
@@ -83,8 +84,14 @@ public record QueryOptions(RetrievalMode mode, int maxConcurrency, ResultOrder o
      */
     public static final int UNLIMITED_NETWORK_READS = 64;
 
-    /** Default {@link #maxBufferedBytes}: 64 MiB. */
+    /**
+     * 64 MiB: the default {@link #maxBufferedBytes} in a heap of 256 MiB ({@code -Xmx256m}), and in any heap before
+     * {@link #defaultMaxBufferedBytes()} grew it with the heap.
+     */
     public static final long DEFAULT_MAX_BUFFERED_BYTES = 64L << 20;
+
+    /** The most {@link #defaultMaxBufferedBytes()} takes, 256 MiB: the budget of a query in a heap of 1 GiB or more. */
+    public static final long DEFAULT_MAX_BUFFERED_BYTES_CEILING = 256L << 20;
 
     /**
      * Default {@link #maxReadAmplification}: 1.1, bytes within 10% of what the matches need. Merging further saves
@@ -155,9 +162,10 @@ public record QueryOptions(RetrievalMode mode, int maxConcurrency, ResultOrder o
      * bandwidth and cost no time. The byte budget is what bounds them.
      *
      * <pre>{@code
-     * QueryOptions.defaults().readsInFlight(114_000);      // t3.medium: 297, its pool (the budget holds 588)
-     * QueryOptions.defaults().readsInFlight(8_000_000);    // 8: what 64 MiB holds
-     * QueryOptions.defaults().withMaxConcurrency(32).readsInFlight(114_000);   // 32: the cap
+     * QueryOptions sixtyFour = QueryOptions.defaults().withMaxBufferedBytes(64L << 20);
+     * sixtyFour.readsInFlight(114_000);      // t3.medium: 297, its pool (the budget holds 588)
+     * sixtyFour.readsInFlight(8_000_000);    // 8: what 64 MiB holds
+     * sixtyFour.withMaxConcurrency(32).readsInFlight(114_000);   // 32: the cap
      * }</pre>
      *
      * @param typicalReadBytes the typical read's size; weigh by bytes ({@code sum(b^2) / sum(b)}) so that one large
@@ -190,7 +198,8 @@ public record QueryOptions(RetrievalMode mode, int maxConcurrency, ResultOrder o
      * or latency rises.
      *
      * <pre>{@code
-     * QueryOptions.defaults().readsInFlightCeiling(114_000);   // 588: what 64 MiB holds (t3.medium's pool: 297)
+     * QueryOptions.defaults().withMaxBufferedBytes(64L << 20)
+     *         .readsInFlightCeiling(114_000);   // 588: what 64 MiB holds (t3.medium's pool: 297)
      * }</pre>
      */
     public int readsInFlightCeiling(double typicalReadBytes) {
@@ -214,13 +223,48 @@ public record QueryOptions(RetrievalMode mode, int maxConcurrency, ResultOrder o
 
     /**
      * Optimized mode, at most 1024 requests in flight (as many as the network's pool and the budget take), dataset
-     * order, gap derived for time on t3.medium, 64 MiB buffered, reads within 1.1x of the bytes needed, slow reads
-     * hedged.
+     * order, gap derived for time on t3.medium, {@link #defaultMaxBufferedBytes()} buffered, reads within 1.1x of the
+     * bytes needed, slow reads hedged.
      */
     public static QueryOptions defaults() {
         return new QueryOptions(RetrievalMode.OPTIMIZED, DEFAULT_MAX_CONCURRENCY, ResultOrder.DATASET, DERIVED_GAP,
-                NetworkProfiles.T3_MEDIUM, Objective.TIME, DEFAULT_MAX_BUFFERED_BYTES, DEFAULT_MAX_READ_AMPLIFICATION,
+                NetworkProfiles.T3_MEDIUM, Objective.TIME, defaultMaxBufferedBytes(), DEFAULT_MAX_READ_AMPLIFICATION,
                 List.of(), DEFAULT_LAZY_FIELD_BYTES, true, true);
+    }
+
+    /**
+     * The byte budget {@link #defaults()} gives a query in this JVM: {@link #defaultMaxBufferedBytes(long)} of the
+     * heap it may grow to ({@link Runtime#maxMemory()}).
+     */
+    public static long defaultMaxBufferedBytes() {
+        return defaultMaxBufferedBytes(Runtime.getRuntime().maxMemory());
+    }
+
+    /**
+     * The byte budget {@link #defaults()} gives a query in a heap of {@code maxHeapBytes}: a quarter of it, at most
+     * {@link #DEFAULT_MAX_BUFFERED_BYTES_CEILING 256 MiB}.
+     *
+     * <p>Why it grows with the heap: in dataset order a read handed over late holds back the budget of the done
+     * reads behind it, so the budget, not the connection pool, bounds the reads in flight once it is within a few
+     * bandwidth-delay products (the latency tail). At mini, Q8 (2,311 samples, 204 MB) took 1.2 times its physical
+     * bound on t3.medium, 1.9 on c5.large and 3.2 on c8gb.large with 64 MiB, and 1.1, 1.25 and 1.6-1.9 times with
+     * 256 MiB. Why a quarter: a read in flight can take twice its size while it is assembled, the consumer holds
+     * what it was handed, and the collector needs room (fac paper mode under a 128 MiB heap ran out of it in 3 of 18
+     * runs with 64 MiB, in none of 15 with 32 MiB: docs/RELIABILITY.md). Why no more than 256 MiB: it covers
+     * c8gb.large's 75 MB bandwidth-delay product three times over, and a loader runs several queries side by side.
+     *
+     * <pre>{@code
+     * QueryOptions.defaultMaxBufferedBytes(128L << 20);   // 32 MiB (-Xmx128m)
+     * QueryOptions.defaultMaxBufferedBytes(256L << 20);   // 64 MiB (-Xmx256m)
+     * QueryOptions.defaultMaxBufferedBytes(512L << 20);   // 128 MiB
+     * QueryOptions.defaultMaxBufferedBytes(6L << 30);     // 256 MiB (the default heap of a 24 GB machine)
+     * }</pre>
+     */
+    public static long defaultMaxBufferedBytes(long maxHeapBytes) {
+        if (maxHeapBytes < 1) {
+            throw new IllegalArgumentException("maxHeapBytes must be >= 1, got " + maxHeapBytes);
+        }
+        return Math.max(1, Math.min(DEFAULT_MAX_BUFFERED_BYTES_CEILING, maxHeapBytes / 4));
     }
 
     public QueryOptions withMode(RetrievalMode newMode) {

@@ -210,7 +210,7 @@ class CostModelTest {
         for (int i = 0; i < 100; i++) {
             images.add(get("img" + i, 110_000));
         }
-        QueryOptions defaults = QueryOptions.defaults();
+        QueryOptions defaults = QueryOptions.defaults().withMaxBufferedBytes(QueryOptions.DEFAULT_MAX_BUFFERED_BYTES);
 
         assertThat(CostModel.effectiveConcurrency(rowGroups, defaults)).isEqualTo(1);
         assertThat(CostModel.effectiveConcurrency(images, defaults)).isEqualTo(297);
@@ -241,7 +241,8 @@ class CostModelTest {
         }
         RetrievalPlan byTask = RetrievalPlan.ofTasks(List.of(), rowGroups, 100, 11_000_000, 0);
         RetrievalPlan byRequest = new RetrievalPlan(List.of(), byTask.dataRequests(), 100, 11_000_000);
-        QueryOptions paper = QueryOptions.defaults().withMode(RetrievalMode.PAPER);
+        QueryOptions paper = QueryOptions.defaults().withMode(RetrievalMode.PAPER)
+                .withMaxBufferedBytes(QueryOptions.DEFAULT_MAX_BUFFERED_BYTES);
 
         assertThat(CostModel.effectiveConcurrency(byTask, paper)).isEqualTo(1);
         Prediction together = model.withClientWork(ClientWork.NONE).predict(byTask, false, paper);

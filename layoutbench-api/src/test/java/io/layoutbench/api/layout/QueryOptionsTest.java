@@ -43,7 +43,8 @@ class QueryOptionsTest {
 
     @Test
     void readsInFlightStartAtThePoolAndMayGrowToWhatTheBudgetHoldsWithinTheCap() {
-        QueryOptions defaults = QueryOptions.defaults(); // t3.medium: a pool of 297, 64 MiB of budget
+        // t3.medium: a pool of 297, 64 MiB of budget (the default in a heap of 256 MiB)
+        QueryOptions defaults = QueryOptions.defaults().withMaxBufferedBytes(QueryOptions.DEFAULT_MAX_BUFFERED_BYTES);
         assertThat(defaults.readsInFlight(114_000)).isEqualTo(297);
         assertThat(defaults.readsInFlightCeiling(114_000)).isEqualTo(588);
         assertThat(defaults.readsInFlight(8_000_000)).isEqualTo(8);
@@ -51,6 +52,20 @@ class QueryOptionsTest {
         assertThat(defaults.withMaxConcurrency(32).readsInFlight(114_000)).isEqualTo(32);
         assertThat(defaults.withMaxConcurrency(32).readsInFlightCeiling(114_000)).isEqualTo(32);
         assertThat(defaults.readsInFlightCeiling(100e6)).as("one read, however large").isEqualTo(1);
+    }
+
+    @Test
+    void theDefaultByteBudgetIsAQuarterOfTheHeapAtMost256MiB() {
+        assertThat(QueryOptions.defaultMaxBufferedBytes(3)).as("a byte at least").isEqualTo(1);
+        assertThat(QueryOptions.defaultMaxBufferedBytes(128L << 20)).isEqualTo(32L << 20);
+        assertThat(QueryOptions.defaultMaxBufferedBytes(256L << 20)).isEqualTo(64L << 20);
+        assertThat(QueryOptions.defaultMaxBufferedBytes(512L << 20)).isEqualTo(128L << 20);
+        assertThat(QueryOptions.defaultMaxBufferedBytes(1L << 30)).isEqualTo(256L << 20);
+        assertThat(QueryOptions.defaultMaxBufferedBytes(Long.MAX_VALUE)).as("no heap limit").isEqualTo(256L << 20);
+        assertThat(QueryOptions.defaults().maxBufferedBytes()).isEqualTo(QueryOptions.defaultMaxBufferedBytes())
+                .isEqualTo(QueryOptions.defaultMaxBufferedBytes(Runtime.getRuntime().maxMemory()));
+        assertThatThrownBy(() -> QueryOptions.defaultMaxBufferedBytes(0))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("maxHeapBytes must be >= 1, got 0");
     }
 
     @Test

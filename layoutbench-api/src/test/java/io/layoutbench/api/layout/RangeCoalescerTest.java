@@ -105,7 +105,7 @@ class RangeCoalescerTest {
      */
     @Test
     void theGapAndTheLargestMergedReadFollowTheNetwork() {
-        QueryOptions t3 = QueryOptions.defaults();
+        QueryOptions t3 = QueryOptions.defaults().withMaxBufferedBytes(QueryOptions.DEFAULT_MAX_BUFFERED_BYTES);
         assertThat(RangeCoalescer.gapFor(t3)).isBetween(62_000L, 64_000L);
         assertThat(RangeCoalescer.gapFor(t3.withMaxConcurrency(64))).isBetween(292_000L, 294_000L);
         assertThat(RangeCoalescer.maxMergedBytesFor(t3)).isBetween(1_729_000L, 1_731_000L);
