@@ -53,13 +53,14 @@ import java.util.Random;
 public final class NetworkModel {
 
     /**
-     * Runs of {@link #expected} for batches of up to 4 reads; a batch of n more reads gets
-     * {@value #EXPECTATION_READS} / n. The time of a batch of one or two reads varies the most from draw to draw (a
-     * lognormal σ 0.5 has a standard deviation of half its mean), and such a run costs a microsecond: 16 runs, as
-     * before, priced a tiny L1 query of two reads at 54 ms against an expected 45 (43.3 ms for the slower of two
-     * draws, 200,000 sampled, plus 1.7 ms of transfer).
+     * Runs of {@link #expected} for a batch of one read; a batch of n reads gets {@value #EXPECTATION_READS} / n. The
+     * time of a batch of one or two reads varies the most from draw to draw (a lognormal σ 0.5 has a standard
+     * deviation of half its mean), and such a run costs a microsecond: 16 runs priced a tiny L1 query of two reads at
+     * 54 ms against an expected 45 (43.3 ms for the slower of two draws, 200,000 sampled, plus 1.7 ms of transfer),
+     * and 256 priced one warm read of 93.6 kB on t3.medium at 37.6 ms, where the simulated network's mean over 400
+     * seeds was 35.7 ms and the lognormal's is 35.6 (30 ms x e^(σ²/2) + 1.6 ms of transfer); 1,024 price it at 35.8.
      */
-    public static final int EXPECTATION_RUNS = 256;
+    public static final int EXPECTATION_RUNS = 1024;
 
     /** Reads {@link #expected} simulates at most over all its runs (but one run, whatever the batch). */
     public static final int EXPECTATION_READS = 1024;
@@ -236,7 +237,7 @@ public final class NetworkModel {
     /**
      * The expected time of {@link #predict}'s batch when first-byte latencies vary as the profile says: the mean of
      * {@value #EXPECTATION_RUNS} runs whose latencies are drawn from generators with fixed seeds (so the same inputs
-     * give the same answer); fewer for batches of more than 4 reads, {@value #EXPECTATION_READS} / n and at least
+     * give the same answer); fewer for batches of more reads, {@value #EXPECTATION_READS} / n and at least
      * one, as a large batch's time varies little from draw to draw and each run costs a simulation of every read
      * (2,000 reads with 297 in flight: about 30 ms). A batch waits for its slowest reads, the last of every round of
      * {@code concurrency}, and the slowest of n draws lies further above the median the more reads run side by side:
