@@ -84,7 +84,9 @@ public final class DataLoader {
         PreparedQuery prepared = preparing.prepare(query, options);
         // Blocks are cut where a default query of the same mode and fields cuts its reads, whatever network,
         // concurrency and read budget this machine reads with: a job resumed on another instance type keeps its order.
-        QueryOptions canonical = QueryOptions.defaults().withMode(options.mode()).withFields(options.fields());
+        // The budget is pinned, as the default one follows this JVM's heap (merged reads are sized within it).
+        QueryOptions canonical = QueryOptions.defaults().withMode(options.mode()).withFields(options.fields())
+                .withMaxBufferedBytes(QueryOptions.DEFAULT_MAX_BUFFERED_BYTES);
         canonical = options.payload() ? canonical : canonical.withoutPayload();
         PreparedQuery blocking = canonical.equals(options) ? prepared : preparing.prepare(query, canonical);
         return new DataLoader(dataset, query, prepared, blocking, settings);

@@ -40,7 +40,7 @@ import java.util.Optional;
 public record LoaderSettings(int rank, int worldSize, int workers, int batchSize, long seed, Shuffle shuffle,
         boolean dropLast, long prefetchBytes, CacheSettings cache) {
 
-    /** Default read-ahead: 64 MiB, as a query's. */
+    /** Default read-ahead: 64 MiB, {@link io.layoutbench.api.layout.QueryOptions#DEFAULT_MAX_BUFFERED_BYTES}. */
     public static final long DEFAULT_PREFETCH_BYTES = 64L << 20;
 
     public LoaderSettings {

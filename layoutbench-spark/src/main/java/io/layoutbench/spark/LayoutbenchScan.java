@@ -81,9 +81,14 @@ final class LayoutbenchScan implements Scan, Batch {
         }
     }
 
-    /** The query options every task reads with: the payload fields asked for; no payload byte without one. */
+    /**
+     * The query options every task reads with: the payload fields asked for; no payload byte without one. The byte
+     * budget is pinned to 64 MiB rather than the default, which follows the heap: the driver and the executors plan
+     * alike whatever their heaps, and an executor's task slots share its heap.
+     */
     static QueryOptions queryOptions(SourceOptions options, List<String> fields) {
-        QueryOptions base = QueryOptions.defaults().withMode(options.mode());
+        QueryOptions base = QueryOptions.defaults().withMode(options.mode())
+                .withMaxBufferedBytes(QueryOptions.DEFAULT_MAX_BUFFERED_BYTES);
         return fields.isEmpty() ? base.withoutPayload() : base.withFields(fields);
     }
 

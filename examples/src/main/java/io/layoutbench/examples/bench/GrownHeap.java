@@ -20,7 +20,8 @@ import java.lang.management.ManagementFactory;
  *
  * <p>How: {@code MaxHeapFreeRatio} is a manageable HotSpot option, so it is set to 100 (never shrink) through
  * {@link HotSpotDiagnosticMXBean} while at least one hold is open, and put back when the last one closes. On a JVM
- * without the option, or where it is not writeable, a hold does nothing ({@link #supported()} says so). The used
+ * without the option, or where it is not writeable, a hold does nothing ({@link #supported()} says so); collectors
+ * that do not size the heap by it (ZGC) do not need it. The used
  * heap, which the benchmark reports as a run's peak, is what it was; the process's resident size keeps the heap
  * earlier runs grew, as a long-running loader's does.
  *
@@ -57,15 +58,10 @@ public final class GrownHeap implements AutoCloseable {
      */
     public static GrownHeap hold() {
         synchronized (GrownHeap.class) {
-            if (holds++ == 0 && supported()) {
-                String value = option().getValue();
-                try {
-                    set(NEVER_SHRINK);
-                    before = value;
-                } catch (IllegalArgumentException | SecurityException e) {
-                    // Refused (a value the JVM will not take, or a security manager): runs pay the regrowth.
-                }
+            if (holds == 0) {
+                before = keepGrown();
             }
+            holds++;
         }
         return new GrownHeap();
     }
@@ -79,9 +75,28 @@ public final class GrownHeap implements AutoCloseable {
             }
             open = false;
             if (--holds == 0 && before != null) {
-                set(before);
+                String value = before;
                 before = null;
+                try {
+                    set(value);
+                } catch (IllegalArgumentException | SecurityException e) {
+                    // Refused (MinHeapFreeRatio raised above it meanwhile): the heap keeps its size, which is harmless.
+                }
             }
+        }
+    }
+
+    /** Sets the option to never shrink; its value before, or null where the JVM has no such option or refused. */
+    private static String keepGrown() {
+        VMOption option = option();
+        if (option == null || !option.isWriteable()) {
+            return null;
+        }
+        try {
+            set(NEVER_SHRINK);
+            return option.getValue();
+        } catch (IllegalArgumentException | SecurityException e) {
+            return null;   // refused (a security manager): runs pay the regrowth
         }
     }
 

@@ -99,7 +99,7 @@ public record QueryOptions(RetrievalMode mode, int maxConcurrency, ResultOrder o
      */
     public static final double DEFAULT_MAX_READ_AMPLIFICATION = 1.1;
 
-    /** Default {@link #lazyFieldBytes}: 64 MiB, the default read-ahead budget. */
+    /** Default {@link #lazyFieldBytes}: 64 MiB, {@link #DEFAULT_MAX_BUFFERED_BYTES}. */
     public static final long DEFAULT_LAZY_FIELD_BYTES = 64L << 20;
 
     /** {@link #coalesceGapBytes} value that derives the gap from the network and objective. */
@@ -247,8 +247,8 @@ public record QueryOptions(RetrievalMode mode, int maxConcurrency, ResultOrder o
      * <p>Why it grows with the heap: in dataset order a read handed over late holds back the budget of the done
      * reads behind it, so the budget, not the connection pool, bounds the reads in flight once it is within a few
      * bandwidth-delay products (the latency tail). At mini, Q8 (2,311 samples, 204 MB) took 1.2 times its physical
-     * bound on t3.medium, 1.9 on c5.large and 3.2 on c8gb.large with 64 MiB, and 1.1, 1.25 and 1.6-1.9 times with
-     * 256 MiB. Why a quarter: a read in flight can take twice its size while it is assembled, the consumer holds
+     * bound on t3.medium, 1.9 on c5.large and 3.2 on c8gb.large with 64 MiB, and 1.1, 1.2-1.3 and 1.7-2.0 times
+     * with 256 MiB. Why a quarter: a read in flight can take twice its size while it is assembled, the consumer holds
      * what it was handed, and the collector needs room (fac paper mode under a 128 MiB heap ran out of it in 3 of 18
      * runs with 64 MiB, in none of 15 with 32 MiB: docs/RELIABILITY.md). Why no more than 256 MiB: it covers
      * c8gb.large's 75 MB bandwidth-delay product three times over, and a loader runs several queries side by side.

@@ -93,7 +93,8 @@ public final class RangeCoalescer {
      *       slower than the unmerged ones (seen at c8gb.large: 16 MB reads made Q8 3.6x slower). A query capped
      *       below that many reads may use its share of the budget, {@code maxBufferedBytes / maxConcurrency}. A
      *       budget below the bandwidth-delay product (c8gb.large: 75 MB) fills the link with no read size; merged
-     *       reads then keep the budget's share of {@link QueryOptions#UNLIMITED_NETWORK_READS} reads (1 MiB), as
+     *       reads then keep the budget's share of {@link QueryOptions#UNLIMITED_NETWORK_READS} reads (1 MiB of
+     *       64 MiB), as
      *       they did before concurrency came from the network (64 KiB reads there made Q4 1.5x slower).</li>
      * </ul>
      * Over a network with no latency: the budget's share of {@link QueryOptions#UNLIMITED_NETWORK_READS} reads.
