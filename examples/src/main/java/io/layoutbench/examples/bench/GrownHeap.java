@@ -21,9 +21,8 @@ import java.lang.management.ManagementFactory;
  * <p>How: {@code MaxHeapFreeRatio} is a manageable HotSpot option, so it is set to 100 (never shrink) through
  * {@link HotSpotDiagnosticMXBean} while at least one hold is open, and put back when the last one closes. On a JVM
  * without the option, or where it is not writeable, a hold does nothing ({@link #supported()} says so); collectors
- * that do not size the heap by it (ZGC) do not need it. The used
- * heap, which the benchmark reports as a run's peak, is what it was; the process's resident size keeps the heap
- * earlier runs grew, as a long-running loader's does.
+ * that do not size the heap by it (ZGC) do not need it. The used heap, which the benchmark reports as a run's peak,
+ * is what it was; the process's resident size keeps the heap earlier runs grew, as a long-running loader's does.
  *
  * <pre>{@code
  * try (GrownHeap held = GrownHeap.hold()) {
