@@ -197,6 +197,30 @@ class CostModelTest {
         CostModel overlapped = new CostModel(Prices.s3Standard(), slow).withClientWork(new ClientWork(1e9, 1e8));
         assertThat(overlapped.predict(new RetrievalPlan(List.of(), reads, 1, 100_000_000), false,
                 QueryOptions.defaults().withNetwork(slow)).time()).isEqualTo(Duration.ofMillis(1001));
+
+        // The same 100 reads as one round of metadata: decoding them at 100 MB/s takes 1 s, half of which hides
+        // behind their 1 s of transfer.
+        assertThat(overlapped.predict(new RetrievalPlan(reads, List.of(), 0, 0, 1), true,
+                QueryOptions.defaults().withNetwork(slow)).time()).isEqualTo(Duration.ofMillis(1500));
+    }
+
+    @Test
+    void aPlanMayRaceItsMetadataReadsAndNotItsDataReads() {
+        RetrievalPlan both = new RetrievalPlan(List.of(get("meta", 65_536)), List.of(get("a", 100_000)), 1, 100_000);
+        RetrievalPlan metadataOnly = new RetrievalPlan(both.metadataRequests(), both.dataRequests(), 1, 100_000, 1,
+                false, true, List.of());
+        int footer = HedgeDelay.racedCopiesAlone(NetworkProfiles.T3_MEDIUM, 65_536);
+        QueryOptions hedged = QueryOptions.defaults();
+
+        assertThat(both.racedMetadataReads()).isTrue();
+        assertThat(both.withoutRacedReads().racedMetadataReads()).isFalse();
+        assertThat(new RetrievalPlan(both.metadataRequests(), both.dataRequests(), 1, 100_000, 1, false, List.of())
+                .racedMetadataReads()).as("one flag for both").isFalse();
+        Prediction warm = model.predict(metadataOnly, false, hedged);
+        assertThat(model.predict(metadataOnly, true, hedged).requests()).as("the footer raced, the data read not")
+                .isEqualTo(warm.requests() + footer);
+        assertThat(model.predict(both.withoutRacedReads(), true, hedged).requests()).isLessThan(
+                model.predict(metadataOnly, true, hedged).requests());
     }
 
     /**

@@ -473,7 +473,7 @@ public final class FacLayout implements StorageLayout, SupportsDistributedWrites
             }
             return new RetrievalPlan(plan.metadataRequests(), plan.dataRequests(), plan.samples(),
                     plan.payloadBytes(), Math.min(plan.metadataRounds() + 1, plan.metadataRequests().size()),
-                    plan.racedReads(), plan.requestsPerTask());
+                    plan.racedReads(), plan.racedMetadataReads(), plan.requestsPerTask());
         }
 
         @Override
@@ -512,9 +512,10 @@ public final class FacLayout implements StorageLayout, SupportsDistributedWrites
                     : coldShared.get(metadata.size() + i) ? Sharing.SHARED_WHEN_COLD : Sharing.NONE;
             markedData.add(data.get(i).withSharing(sharing));
         }
-        // Its reads go through the FAC store, which cannot drop a raced copy at its first byte: hedged late.
+        // Its data reads go through the FAC store, which cannot drop a raced copy at its first byte: hedged late. Its
+        // cold metadata reads are raced, by the store, to its nodes (FacBackend.withRacedReads).
         return new RetrievalPlan(markedMetadata, markedData, plan.samples(), plan.payloadBytes(),
-                plan.metadataRounds(), false, plan.requestsPerTask());
+                plan.metadataRounds(), false, plan.racedMetadataReads(), plan.requestsPerTask());
     }
 
     /**

@@ -2,6 +2,7 @@ package io.layoutbench.fusion.store;
 
 import io.layoutbench.api.backend.ByteRange;
 import io.layoutbench.api.backend.CorruptDataException;
+import io.layoutbench.api.backend.ObjectBackend;
 import io.layoutbench.api.backend.ObjectNotFoundException;
 import io.layoutbench.api.backend.StorageException;
 import io.layoutbench.fusion.codec.CodeParameters;
@@ -60,22 +61,24 @@ final class BlockReader {
     /**
      * The bytes of {@code range} of the object {@code manifest} describes; the range lies within the object.
      *
-     * @param units where small reads of one unit of work (a query) share checked units, or null to read every piece
-     *              from its node
+     * @param units  where small reads of one unit of work (a query) share checked units, or null to read every piece
+     *               from its node
+     * @param racing how to race the node reads (below the unit cache), or null to send each once
      */
-    CompletableFuture<ByteBuffer> read(FacManifest manifest, ByteRange range, UnitCache units) {
+    CompletableFuture<ByteBuffer> read(FacManifest manifest, ByteRange range, UnitCache units,
+            RacedNodeReads racing) {
         List<FacManifest.Piece> pieces = manifest.locate(range);
         if (pieces.isEmpty()) {
             return CompletableFuture.completedFuture(ByteBuffer.allocate(0).asReadOnlyBuffer());
         }
         if (pieces.size() == 1) {
-            return readPiece(manifest, pieces.get(0), units);
+            return readPiece(manifest, pieces.get(0), units, racing);
         }
         byte[] out = new byte[(int) range.length()];
         CompletableFuture<?>[] parts = new CompletableFuture<?>[pieces.size()];
         for (int i = 0; i < pieces.size(); i++) {
             FacManifest.Piece piece = pieces.get(i);
-            parts[i] = readPiece(manifest, piece, units).thenAccept(buffer ->
+            parts[i] = readPiece(manifest, piece, units, racing).thenAccept(buffer ->
                     buffer.duplicate().get(out, (int) piece.outputOffset(), (int) piece.length()));
         }
         return CompletableFuture.allOf(parts).thenApply(v -> ByteBuffer.wrap(out).asReadOnlyBuffer());
@@ -126,18 +129,19 @@ final class BlockReader {
      * {@link UnitCache#MAX_READ_BYTES} goes through the {@link UnitCache} first: units another read holds or is
      * fetching are not read again.
      */
-    private CompletableFuture<ByteBuffer> readPiece(FacManifest manifest, FacManifest.Piece piece, UnitCache units) {
+    private CompletableFuture<ByteBuffer> readPiece(FacManifest manifest, FacManifest.Piece piece, UnitCache units,
+            RacedNodeReads racing) {
         UnitSpan span = UnitSpan.of(manifest, piece);
         FacManifest.Block block = span.block();
         long from = span.from();
         long to = span.to();
         if (units != null && span.cached()) {
-            return readCached(manifest, piece, block, from, to, units).exceptionallyCompose(error -> {
+            return readCached(manifest, piece, block, from, to, units, racing).exceptionallyCompose(error -> {
                 Throwable cause = Futures.unwrap(error);
                 if (cause instanceof BlockChecksumException) {
                     // Damaged units: read the piece alone, so that its intact units serve and only the others are
                     // rebuilt.
-                    return readPieceFromNode(manifest, piece, block, from, to);
+                    return readPieceFromNode(manifest, piece, block, from, to, null);
                 }
                 // The node failed: rebuild now rather than wait for it again.
                 degradedReads.incrementAndGet();
@@ -145,7 +149,7 @@ final class BlockReader {
                         null, describe(block, cause));
             });
         }
-        return readPieceFromNode(manifest, piece, block, from, to);
+        return readPieceFromNode(manifest, piece, block, from, to, racing);
     }
 
     /**
@@ -153,7 +157,7 @@ final class BlockReader {
      * others awaited. Fails when a unit cannot be read or checked; the caller then takes the degraded path.
      */
     private CompletableFuture<ByteBuffer> readCached(FacManifest manifest, FacManifest.Piece piece,
-            FacManifest.Block block, long from, long to, UnitCache unitCache) {
+            FacManifest.Block block, long from, long to, UnitCache unitCache, RacedNodeReads racing) {
         int unit = manifest.checksumUnit();
         long first = from / unit;
         long last = (to - 1) / unit;
@@ -162,7 +166,7 @@ final class BlockReader {
         if (claim.mustRead()) {
             long readFrom = claim.firstToRead() * unit;
             long readTo = Math.min(block.length(), (claim.lastToRead() + 1) * unit);
-            own = readUnits(manifest, block, readFrom, readTo);
+            own = readUnits(manifest, block, readFrom, readTo, racing);
             own.whenComplete((read, error) -> {
                 for (long u = claim.firstToRead(); u <= claim.lastToRead(); u++) {
                     if (!claim.owns(u)) {
@@ -212,8 +216,8 @@ final class BlockReader {
 
     /** The piece read from its block's node, or, for the units of it that fail, rebuilt. */
     private CompletableFuture<ByteBuffer> readPieceFromNode(FacManifest manifest, FacManifest.Piece piece,
-            FacManifest.Block block, long from, long to) {
-        return readUnits(manifest, block, from, to).handle((read, error) -> {
+            FacManifest.Block block, long from, long to, RacedNodeReads racing) {
+        return readUnits(manifest, block, from, to, racing).handle((read, error) -> {
             if (error == null && read.intact()) {
                 return CompletableFuture.completedFuture(slice(read.bytes(), (int) (piece.blockOffset() - from),
                         (int) piece.length()));
@@ -242,11 +246,18 @@ final class BlockReader {
      * with the node's error.
      */
     CompletableFuture<UnitRead> readUnits(FacManifest manifest, FacManifest.Block block, long from, long to) {
+        return readUnits(manifest, block, from, to, null);
+    }
+
+    /** {@link #readUnits(FacManifest, FacManifest.Block, long, long)}, raced to the node as {@code racing} says. */
+    private CompletableFuture<UnitRead> readUnits(FacManifest manifest, FacManifest.Block block, long from, long to,
+            RacedNodeReads racing) {
         blockReads.incrementAndGet();
         CompletableFuture<ByteBuffer> raw;
         try {
-            raw = nodes.get(block.node()).readRangeAsync(Placement.blockKey(manifest, block.stripe(), block.index()),
-                    ByteRange.between(from, to));
+            ObjectBackend node = nodes.get(block.node());
+            raw = (racing == null ? node : racing.over(node)).readRangeAsync(
+                    Placement.blockKey(manifest, block.stripe(), block.index()), ByteRange.between(from, to));
         } catch (RuntimeException e) {
             raw = CompletableFuture.failedFuture(e);
         }

@@ -10,9 +10,12 @@ import io.layoutbench.api.backend.ObjectKeys;
 import io.layoutbench.api.backend.ObjectNotFoundException;
 import io.layoutbench.api.backend.RangeNotSatisfiableException;
 import io.layoutbench.api.backend.StorageException;
+import io.layoutbench.api.backend.SupportsRacedReads;
 import io.layoutbench.api.layout.PlannedRequest;
 import io.layoutbench.api.metrics.RequestKind;
 import io.layoutbench.api.metrics.RequestMetrics;
+import io.layoutbench.api.network.HedgeDelay;
+import io.layoutbench.api.network.NetworkProfile;
 import io.layoutbench.fusion.codec.CodeParameters;
 import io.layoutbench.fusion.codec.ErasureCodecs;
 import io.layoutbench.fusion.coding.ObjectSource;
@@ -69,7 +72,8 @@ import java.util.stream.Stream;
  * ({@link #withMetrics}: a query) shares the checked checksum units of its small reads among them (a
  * {@code UnitCache}, up to 16 MiB, gone with the view), so a query that reads thousands of small metadata chunks
  * packed into the same blocks reads each unit from its node once; views of that view share it too. The backend
- * itself keeps no unit, so what it reads after another writer replaced an object is the new object.
+ * itself keeps no unit, so what it reads after another writer replaced an object is the new object. A query's view
+ * races the reads it sends to the nodes when asked to ({@link #withRacedReads}: a cold query's metadata reads).
  *
  * <p><b>Inside</b>: this class checks arguments, counts requests and delegates, each concern to a package-private
  * class: {@code StripeWriter} (put), {@code ManifestStore} (manifest replicas and the cache), {@code BlockReader}
@@ -85,7 +89,7 @@ import java.util.stream.Stream;
  * }
  * }</pre>
  */
-public final class FacBackend implements ObjectBackend {
+public final class FacBackend implements ObjectBackend, SupportsRacedReads {
 
     private final FacNodes nodes;
     private final ManifestStore manifests;
@@ -97,6 +101,8 @@ public final class FacBackend implements ObjectBackend {
     private final boolean view;
     /** Checked units shared by the small reads of this view's unit of work; null on the backend itself. */
     private final UnitCache units;
+    /** How this view races its node reads ({@link #withRacedReads}); null when it sends each once. */
+    private final RacedNodeReads racing;
 
     private FacBackend(FacNodes nodes) {
         this.nodes = nodes;
@@ -108,10 +114,14 @@ public final class FacBackend implements ObjectBackend {
         this.metrics = RequestMetrics.NONE;
         this.view = false;
         this.units = null;
+        this.racing = null;
     }
 
-    /** A view of {@code shared} that counts its logical requests into {@code metrics}. */
-    private FacBackend(FacBackend shared, RequestMetrics metrics) {
+    /**
+     * A view of {@code shared} that counts its logical requests into {@code metrics} and races its node reads as
+     * {@code racing} says (null: it does not).
+     */
+    private FacBackend(FacBackend shared, RequestMetrics metrics, RacedNodeReads racing) {
         this.nodes = shared.nodes;
         this.manifests = shared.manifests;
         this.reader = shared.reader;
@@ -121,6 +131,7 @@ public final class FacBackend implements ObjectBackend {
         this.metrics = metrics;
         this.view = true;
         this.units = shared.units != null ? shared.units : new UnitCache(UnitCache.DEFAULT_CAPACITY_BYTES);
+        this.racing = racing;
     }
 
     /**
@@ -215,7 +226,7 @@ public final class FacBackend implements ObjectBackend {
         nodes.checkOpen();
         long start = System.nanoTime();
         metrics.onRequestStarted(kind);
-        CompletableFuture<ByteBuffer> result = manifests.get(key)
+        CompletableFuture<ByteBuffer> result = manifests.get(key, racing)
                 .thenCompose(manifest -> readWithReload(key, manifest, range, 0));
         return result.whenComplete((buffer, error) -> {
             if (error != null) {
@@ -238,7 +249,7 @@ public final class FacBackend implements ObjectBackend {
             return CompletableFuture.failedFuture(new IllegalArgumentException("Cannot read " + range + " of " + key
                     + " into one buffer: " + range.length() + " bytes is more than a buffer holds"));
         }
-        return reader.read(manifest, range, units).exceptionallyCompose(error -> {
+        return reader.read(manifest, range, units, racing).exceptionallyCompose(error -> {
             Throwable cause = Futures.unwrap(error);
             if (attempt >= 5 || !(cause instanceof StorageException)) {
                 return CompletableFuture.failedFuture(cause);
@@ -278,7 +289,7 @@ public final class FacBackend implements ObjectBackend {
         }
         long start = System.nanoTime();
         metrics.onRequestStarted(RequestKind.RANGE_GET);
-        return reader.read(manifest, range, units).whenComplete((buffer, error) -> {
+        return reader.read(manifest, range, units, racing).whenComplete((buffer, error) -> {
             if (error != null) {
                 metrics.onRequestFailed(RequestKind.RANGE_GET);
             } else {
@@ -454,7 +465,34 @@ public final class FacBackend implements ObjectBackend {
      */
     @Override
     public FacBackend withMetrics(RequestMetrics metrics) {
-        return new FacBackend(this, requireNonNull(metrics, "metrics is null"));
+        return new FacBackend(this, requireNonNull(metrics, "metrics is null"), null);
+    }
+
+    /**
+     * A view of this one (the same unit of work: it shares this view's checked units and counts its requests into the
+     * same metrics) that races the reads it sends to the nodes, for reads that go one round at a time (a cold query's
+     * metadata: location maps, footers, metadata files). A client racing copies of a read above the store gains
+     * nothing: a small read's copies would wait on the one node read of its units, and a copy cannot be dropped at its
+     * first byte. Here each block read is raced to its node, below the unit cache, as a single read on an idle link
+     * is ({@link io.layoutbench.api.network.HedgeDelay#racedCopiesAlone}), and each location map is read from as many
+     * of its replicas at once, the first to answer kept. Nodes that do not signal first bytes are read once, as are
+     * all on a network where a race cannot pay; the view is then this one.
+     *
+     * <pre>{@code
+     * FacBackend query = fac.withMetrics(queryMetrics);
+     * ObjectBackend metadataReads = query.withRacedReads(NetworkProfiles.get("t3.medium"), queryMetrics);
+     * }</pre>
+     *
+     * @param metrics where each copy of a block read after the first is counted as a hedged request
+     */
+    @Override
+    public ObjectBackend withRacedReads(NetworkProfile network, RequestMetrics metrics) {
+        requireNonNull(network, "network is null");
+        requireNonNull(metrics, "metrics is null");
+        if (!HedgeDelay.worthwhile(network)) {
+            return this;
+        }
+        return new FacBackend(this, this.metrics, new RacedNodeReads(network, metrics));
     }
 
     /** Stops the write threads and, if this backend owns them, closes the nodes. Views do nothing. */

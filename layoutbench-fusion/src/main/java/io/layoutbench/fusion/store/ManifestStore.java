@@ -5,6 +5,10 @@ import io.layoutbench.api.backend.ObjectBackend;
 import io.layoutbench.api.backend.ObjectInfo;
 import io.layoutbench.api.backend.ObjectNotFoundException;
 import io.layoutbench.api.backend.StorageException;
+import io.layoutbench.api.backend.SupportsFirstByteSignal;
+import io.layoutbench.api.metrics.RequestKind;
+import io.layoutbench.api.metrics.RequestMetrics;
+import io.layoutbench.layouts.retrieval.RacedReads;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -17,6 +21,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
+import java.util.function.Function;
 import java.util.stream.Stream;
 
 /**
@@ -42,8 +47,16 @@ final class ManifestStore {
 
     /** The manifest of {@code key}: the cached one, else loaded from its replicas. */
     CompletableFuture<FacManifest> get(String key) {
+        return get(key, null);
+    }
+
+    /**
+     * The manifest of {@code key}: the cached one, else loaded from its replicas, several at once as {@code racing}
+     * says (null: one at a time).
+     */
+    CompletableFuture<FacManifest> get(String key, RacedNodeReads racing) {
         FacManifest cached = cache.get(key);
-        return cached != null ? CompletableFuture.completedFuture(cached) : load(key);
+        return cached != null ? CompletableFuture.completedFuture(cached) : load(key, racing);
     }
 
     /**
@@ -52,14 +65,64 @@ final class ManifestStore {
      * replica can be used.
      */
     CompletableFuture<FacManifest> load(String key) {
+        return load(key, null);
+    }
+
+    /**
+     * {@link #load(String)}, racing the first replicas as {@code racing} says (null: one at a time): the first whose
+     * response starts is read, the others are cancelled then. When that read fails or does not decode, the replicas
+     * are tried in turn, as without a race, so a damaged or missing replica costs time, never the object.
+     */
+    CompletableFuture<FacManifest> load(String key, RacedNodeReads racing) {
         int home = placement.home(key);
         int expected = placement.replicas(nodes.options().code());
-        List<String> failures = Collections.synchronizedList(new ArrayList<>());
-        return loadReplica(key, home, 0, expected, failures, new boolean[] {true}).thenApply(manifest -> {
-            cache.merge(key, manifest, (old, loaded) ->
-                    old.generation().compareTo(loaded.generation()) >= 0 ? old : loaded);
+        CompletableFuture<FacManifest> raced = racing == null ? null
+                : raceReplicas(key, home, racing.manifestCopies(Math.min(expected, nodes.count())));
+        CompletableFuture<FacManifest> loaded = raced == null ? loadInTurn(key, home, expected)
+                : raced.exceptionallyCompose(error -> loadInTurn(key, home, expected));
+        return loaded.thenApply(manifest -> {
+            cache.merge(key, manifest, (old, fresh) ->
+                    old.generation().compareTo(fresh.generation()) >= 0 ? old : fresh);
             return manifest;
         });
+    }
+
+    private CompletableFuture<FacManifest> loadInTurn(String key, int home, int expected) {
+        List<String> failures = Collections.synchronizedList(new ArrayList<>());
+        return loadReplica(key, home, 0, expected, failures, new boolean[] {true});
+    }
+
+    /**
+     * The manifest from whichever of the first {@code copies} replica nodes answers first, or null when there is no
+     * race to run: one copy, or a node that does not signal first bytes.
+     */
+    private CompletableFuture<FacManifest> raceReplicas(String key, int home, int copies) {
+        if (copies < 2) {
+            return null;
+        }
+        String manifestKey = Placement.manifestKey(key);
+        List<Function<Runnable, CompletableFuture<ByteBuffer>>> reads = new ArrayList<>(copies);
+        List<String> names = new ArrayList<>(copies);
+        for (int r = 0; r < copies; r++) {
+            int node = (home + r) % nodes.count();
+            if (!(nodes.get(node) instanceof SupportsFirstByteSignal signalling)) {
+                return null;
+            }
+            reads.add(onFirstByte -> signalling.readAllAsync(manifestKey, onFirstByte));
+            names.add(nodes.name(node));
+        }
+        // The map's read is the store's own, not a request of the caller's: nor are its copies (RacedNodeReads).
+        return RacedReads.first(reads, RequestMetrics.NONE, RequestKind.GET)
+                .thenApply(bytes -> decode(key, bytes, manifestKey + " on one of " + names));
+    }
+
+    /** The manifest of {@code key} in {@code bytes}, read from {@code where}; fails if it is damaged or another's. */
+    private static FacManifest decode(String key, ByteBuffer bytes, String where) {
+        FacManifest manifest = FacManifest.decode(bytes, where);
+        if (!manifest.key().equals(key)) {
+            throw new CorruptDataException("The manifest " + where + " describes " + manifest.key());
+        }
+        return manifest;
     }
 
     /**
@@ -86,14 +149,7 @@ final class ManifestStore {
         } catch (RuntimeException e) {
             raw = CompletableFuture.failedFuture(e);
         }
-        return raw.thenApply(bytes -> FacManifest.decode(bytes, manifestKey + " on " + nodes.name(node)))
-                .thenApply(manifest -> {
-                    if (!manifest.key().equals(key)) {
-                        throw new CorruptDataException("The manifest " + manifestKey + " on " + nodes.name(node)
-                                + " describes " + manifest.key());
-                    }
-                    return manifest;
-                })
+        return raw.thenApply(bytes -> decode(key, bytes, manifestKey + " on " + nodes.name(node)))
                 .exceptionallyCompose(error -> {
                     Throwable cause = Futures.unwrap(error);
                     if (!(cause instanceof ObjectNotFoundException)) {

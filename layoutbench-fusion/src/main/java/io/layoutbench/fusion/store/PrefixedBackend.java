@@ -7,6 +7,7 @@ import io.layoutbench.api.backend.ObjectBackend;
 import io.layoutbench.api.backend.ObjectInfo;
 import io.layoutbench.api.backend.ObjectKeys;
 import io.layoutbench.api.backend.RangeNotSatisfiableException;
+import io.layoutbench.api.backend.SupportsFirstByteSignal;
 import io.layoutbench.api.metrics.RequestMetrics;
 
 import java.io.InputStream;
@@ -18,14 +19,15 @@ import java.util.stream.Stream;
 /**
  * The objects of another backend under {@code prefix/}, as a backend of their own: key {@code k} here is
  * {@code prefix/k} there. Used to stand N storage nodes up inside one bucket or directory. Does not own the other
- * backend: closing this view leaves it open. Thread-safe as the other backend is.
+ * backend: closing this view leaves it open. Signals first bytes ({@link SupportsFirstByteSignal}) where the other
+ * backend does, so that a FAC store racing its node reads races them here too. Thread-safe as the other backend is.
  *
  * <pre>{@code
  * ObjectBackend node3 = PrefixedBackend.of(bucket, "imagenet/fac/nodes/node-03");
  * node3.put("a", bytes);   // stored in bucket as imagenet/fac/nodes/node-03/a
  * }</pre>
  */
-public final class PrefixedBackend implements ObjectBackend {
+public sealed class PrefixedBackend implements ObjectBackend {
 
     private final ObjectBackend inner;
     private final String prefix;
@@ -37,6 +39,12 @@ public final class PrefixedBackend implements ObjectBackend {
         this.ownsInner = ownsInner;
     }
 
+    /** The view of {@code inner}, signalling first bytes if {@code inner} does. */
+    private static PrefixedBackend view(ObjectBackend inner, String prefix, boolean ownsInner) {
+        return inner instanceof SupportsFirstByteSignal signalling
+                ? new Signalling(inner, signalling, prefix, ownsInner) : new PrefixedBackend(inner, prefix, ownsInner);
+    }
+
     /**
      * The view of {@code inner} under {@code prefix} (a valid key, with no trailing {@code /}).
      *
@@ -45,7 +53,7 @@ public final class PrefixedBackend implements ObjectBackend {
     public static PrefixedBackend of(ObjectBackend inner, String prefix) {
         requireNonNull(inner, "inner is null");
         ObjectKeys.check(prefix);
-        return new PrefixedBackend(inner, prefix + "/", false);
+        return view(inner, prefix + "/", false);
     }
 
     /**
@@ -58,10 +66,10 @@ public final class PrefixedBackend implements ObjectBackend {
     public static PrefixedBackend owning(ObjectBackend inner, String prefix) {
         requireNonNull(inner, "inner is null");
         ObjectKeys.check(prefix);
-        return new PrefixedBackend(inner, prefix + "/", true);
+        return view(inner, prefix + "/", true);
     }
 
-    private String full(String key) {
+    final String full(String key) {
         return prefix + ObjectKeys.check(key);
     }
 
@@ -78,11 +86,22 @@ public final class PrefixedBackend implements ObjectBackend {
     /** Reads from the other backend; a range past the end fails naming this view's key, as the contract wants. */
     @Override
     public CompletableFuture<ByteBuffer> readRangeAsync(String key, ByteRange range) {
-        return inner.readRangeAsync(full(key), range).exceptionallyCompose(error -> {
+        return renamingPastEnd(key, inner.readRangeAsync(full(key), range));
+    }
+
+    private static CompletableFuture<ByteBuffer> renamingPastEnd(String key, CompletableFuture<ByteBuffer> read) {
+        CompletableFuture<ByteBuffer> renamed = read.exceptionallyCompose(error -> {
             Throwable cause = Futures.unwrap(error);
             return CompletableFuture.failedFuture(cause instanceof RangeNotSatisfiableException past
                     ? new RangeNotSatisfiableException(key, past.range(), past.objectSize()) : cause);
         });
+        // A raced copy is cancelled through this future: pass that on, so the read itself stops.
+        renamed.whenComplete((bytes, error) -> {
+            if (renamed.isCancelled()) {
+                read.cancel(false);
+            }
+        });
+        return renamed;
     }
 
     @Override
@@ -114,7 +133,7 @@ public final class PrefixedBackend implements ObjectBackend {
 
     @Override
     public ObjectBackend withMetrics(RequestMetrics metrics) {
-        return new PrefixedBackend(inner.withMetrics(metrics), prefix, true);
+        return view(inner.withMetrics(metrics), prefix, true);
     }
 
     /** Closes nothing, except the metrics view of the other backend a {@link #withMetrics} view holds. */
@@ -128,5 +147,25 @@ public final class PrefixedBackend implements ObjectBackend {
     @Override
     public String toString() {
         return "PrefixedBackend[" + uri() + "]";
+    }
+
+    /** A view of a backend that signals first bytes, passing its signal on. */
+    private static final class Signalling extends PrefixedBackend implements SupportsFirstByteSignal {
+        private final SupportsFirstByteSignal signalling;
+
+        Signalling(ObjectBackend inner, SupportsFirstByteSignal signalling, String prefix, boolean ownsInner) {
+            super(inner, prefix, ownsInner);
+            this.signalling = signalling;
+        }
+
+        @Override
+        public CompletableFuture<ByteBuffer> readRangeAsync(String key, ByteRange range, Runnable onFirstByte) {
+            return renamingPastEnd(key, signalling.readRangeAsync(full(key), range, onFirstByte));
+        }
+
+        @Override
+        public CompletableFuture<ByteBuffer> readAllAsync(String key, Runnable onFirstByte) {
+            return signalling.readAllAsync(full(key), onFirstByte);
+        }
     }
 }

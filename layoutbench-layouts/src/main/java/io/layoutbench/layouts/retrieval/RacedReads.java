@@ -6,6 +6,7 @@ import io.layoutbench.api.backend.ByteRange;
 import io.layoutbench.api.backend.ForwardingObjectBackend;
 import io.layoutbench.api.backend.ObjectBackend;
 import io.layoutbench.api.backend.SupportsFirstByteSignal;
+import io.layoutbench.api.backend.SupportsRacedReads;
 import io.layoutbench.api.layout.QueryOptions;
 import io.layoutbench.api.metrics.RequestKind;
 import io.layoutbench.api.metrics.RequestMetrics;
@@ -13,10 +14,12 @@ import io.layoutbench.api.network.HedgeDelay;
 import io.layoutbench.api.network.NetworkProfile;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.function.Function;
 
 /**
  * A view of a backend that races every ranged read sent through it: {@link HedgeDelay#racedCopiesAlone} copies at
@@ -27,17 +30,19 @@ import java.util.concurrent.CompletionException;
  * footer reads of L3 took 2 to 4 times the median latency as a round.
  *
  * <p>Only a backend that signals first bytes ({@link SupportsFirstByteSignal}) is raced, and only where the query
- * hedges its reads on a profile with latency jitter ({@link HedgeDelay#worthwhile}); {@link #of} returns any other
- * backend as it is. Whole-object reads are not raced: their size is not known before they are sent. Each copy after
- * the first is counted as a hedged request of {@code metrics}. A copy that fails before any response has started
- * leaves the race to the others, and the read fails only when every copy has, with the first failure that was not a
- * cancellation; once a copy's response has started the others are cancelled, and the read is that copy's.
+ * hedges its reads on a profile with latency jitter ({@link HedgeDelay#worthwhile}); a store built over other
+ * backends that races its own reads to them ({@link SupportsRacedReads}: the FAC store) is asked for its raced view;
+ * {@link #of} returns any other backend as it is. Whole-object reads are not raced: their size is not known before
+ * they are sent. Each copy after the first is counted as a hedged request of {@code metrics}. A copy that fails
+ * before any response has started leaves the race to the others, and the read fails only when every copy has, with
+ * the first failure that was not a cancellation; once a copy's response has started the others are cancelled, and
+ * the read is that copy's. {@link #first} runs such a race over any reads that return the same bytes (replicas on
+ * different nodes).
  *
  * <p>The copies go outside retrieval's read window, which these reads do not pass through (a layout loads its
  * metadata a round at a time: L3 up to 32 footers at once). The choice weighs each read alone, on an idle link: it
  * holds where a round is small next to the connection pool (at mini on t3.medium, L3's rounds of 21 reads send 63
  * requests, against a pool of 297).
- 
  *
  * <pre>{@code
  * ObjectBackend metadataReads = RacedReads.of(metered, options, queryMetrics);
@@ -68,11 +73,62 @@ public final class RacedReads extends ForwardingObjectBackend {
         requireNonNull(backend, "backend is null");
         requireNonNull(options, "options is null");
         requireNonNull(metrics, "metrics is null");
-        if (options.hedgesReads() && HedgeDelay.worthwhile(options.network())
-                && backend instanceof SupportsFirstByteSignal signalling) {
-            return new RacedReads(backend, signalling, options.network(), metrics);
+        if (!options.hedgesReads()) {
+            return backend;
+        }
+        if (backend instanceof SupportsRacedReads racing) {
+            return racing.withRacedReads(options.network(), metrics);
+        }
+        return over(backend, options.network(), metrics);
+    }
+
+    /**
+     * {@code backend} with its ranged reads raced on {@code network}, if it signals first bytes and racing can shorten
+     * reads there ({@link HedgeDelay#worthwhile}); otherwise {@code backend} itself. What a store built over other
+     * backends ({@link SupportsRacedReads}) puts over each of them.
+     *
+     * <pre>{@code
+     * ObjectBackend node = RacedReads.over(nodes.get(3), NetworkProfiles.get("t3.medium"), queryMetrics);
+     * }</pre>
+     *
+     * @param metrics where each copy after the first is counted as a hedged request
+     */
+    public static ObjectBackend over(ObjectBackend backend, NetworkProfile network, RequestMetrics metrics) {
+        requireNonNull(backend, "backend is null");
+        requireNonNull(network, "network is null");
+        requireNonNull(metrics, "metrics is null");
+        if (HedgeDelay.worthwhile(network) && backend instanceof SupportsFirstByteSignal signalling) {
+            return new RacedReads(backend, signalling, network, metrics);
         }
         return backend;
+    }
+
+    /**
+     * The bytes of whichever of {@code copies} first starts to answer: each is sent at once, given the callback to run
+     * at its first byte (a {@link SupportsFirstByteSignal} read), and the others are cancelled when one starts. For
+     * reads that return the same bytes from different places, such as an object's replicas on different nodes. A copy
+     * that fails before any response has started leaves the race to the others; the race fails only when every copy
+     * has, with the first failure that was not a cancellation.
+     *
+     * <pre>{@code
+     * CompletableFuture<ByteBuffer> map = RacedReads.first(List.of(
+     *         onFirstByte -> node0.readAllAsync("manifests/a.facm", onFirstByte),
+     *         onFirstByte -> node1.readAllAsync("manifests/a.facm", onFirstByte)), metrics, RequestKind.GET);
+     * }</pre>
+     *
+     * @param metrics where each copy after the first is counted as a hedged request of {@code kind}
+     * @throws IllegalArgumentException if there are no copies
+     */
+    public static CompletableFuture<ByteBuffer> first(
+            List<? extends Function<Runnable, CompletableFuture<ByteBuffer>>> copies, RequestMetrics metrics,
+            RequestKind kind) {
+        requireNonNull(copies, "copies is null");
+        requireNonNull(metrics, "metrics is null");
+        requireNonNull(kind, "kind is null");
+        if (copies.isEmpty()) {
+            throw new IllegalArgumentException("A race needs at least one copy");
+        }
+        return new Race(metrics, kind).run(List.copyOf(copies));
     }
 
     @Override
@@ -86,7 +142,9 @@ public final class RacedReads extends ForwardingObjectBackend {
         if (copies < 2) {
             return backend.readRangeAsync(key, range);
         }
-        return new Race().run(copies, key, range);
+        Function<Runnable, CompletableFuture<ByteBuffer>> copy =
+                onFirstByte -> signalling.readRangeAsync(key, range, onFirstByte);
+        return new Race(metrics, RequestKind.RANGE_GET).run(Collections.nCopies(copies, copy));
     }
 
     /** A view for other metrics is another caller's: it does not race. */
@@ -101,14 +159,22 @@ public final class RacedReads extends ForwardingObjectBackend {
     }
 
     /** One raced read: its copies, and the one whose first byte came first. Fields are guarded by {@code this}. */
-    private final class Race {
+    private static final class Race {
+        private final RequestMetrics metrics;
+        private final RequestKind kind;
         private final CompletableFuture<ByteBuffer> answer = new CompletableFuture<>();
         private final List<Copy> copies = new ArrayList<>(HedgeDelay.MAX_RACED_COPIES);
         private Copy winner;
         private int running;
         private Throwable firstFailure;
 
-        CompletableFuture<ByteBuffer> run(int count, String key, ByteRange range) {
+        Race(RequestMetrics metrics, RequestKind kind) {
+            this.metrics = metrics;
+            this.kind = kind;
+        }
+
+        CompletableFuture<ByteBuffer> run(List<? extends Function<Runnable, CompletableFuture<ByteBuffer>>> senders) {
+            int count = senders.size();
             answer.whenComplete((value, failure) -> {
                 if (answer.isCancelled()) {
                     cancelAllBut(null);
@@ -127,11 +193,11 @@ public final class RacedReads extends ForwardingObjectBackend {
                     copies.add(copy);
                 }
                 if (i > 0) {
-                    metrics.onHedgedRequest(RequestKind.RANGE_GET);
+                    metrics.onHedgedRequest(kind);
                 }
                 CompletableFuture<ByteBuffer> future;
                 try {
-                    future = signalling.readRangeAsync(key, range, () -> onFirstByte(copy));
+                    future = senders.get(i).apply(() -> onFirstByte(copy));
                 } catch (RuntimeException e) {
                     future = CompletableFuture.failedFuture(e);
                 }

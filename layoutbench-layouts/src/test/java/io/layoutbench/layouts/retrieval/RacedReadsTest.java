@@ -4,19 +4,25 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.layoutbench.api.backend.ByteRange;
+import io.layoutbench.api.backend.ForwardingObjectBackend;
 import io.layoutbench.api.backend.ObjectBackend;
+import io.layoutbench.api.backend.SupportsRacedReads;
 import io.layoutbench.api.layout.QueryOptions;
 import io.layoutbench.api.layout.RetrievalMode;
 import io.layoutbench.api.metrics.QueryMetrics;
+import io.layoutbench.api.metrics.RequestKind;
 import io.layoutbench.api.metrics.RequestMetrics;
 import io.layoutbench.api.network.HedgeDelay;
+import io.layoutbench.api.network.NetworkProfile;
 import io.layoutbench.api.network.NetworkProfiles;
 import io.layoutbench.backend.memory.MemoryBackend;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 
 class RacedReadsTest {
@@ -145,5 +151,65 @@ class RacedReadsTest {
         RacedReads.of(store, T3, metrics).readRangeAsync("a", ByteRange.of(0, 25_000_000));
 
         assertThat(store.calls).hasSize(1);
+    }
+
+    @Test
+    void aStoreThatRacesItsOwnReadsBelowItIsAskedForItsRacedView() {
+        ObjectBackend racedView = new MemoryBackend();
+        StoreOverNodes fac = new StoreOverNodes(racedView);
+
+        assertThat(RacedReads.of(fac, T3, metrics)).isSameAs(racedView);
+        assertThat(fac.network).isEqualTo(NetworkProfiles.T3_MEDIUM);
+        assertThat(fac.metrics).isSameAs(metrics);
+        assertThat(RacedReads.of(fac, T3.withHedging(false), metrics)).as("not hedging").isSameAs(fac);
+    }
+
+    @Test
+    void firstRacesReadsOfTheSameBytesFromDifferentPlacesAndKeepsTheFirstToStart() {
+        ControlledBackend other = new ControlledBackend(70_000);   // the same object, on another node
+        List<Function<Runnable, CompletableFuture<ByteBuffer>>> replicas = List.of(
+                onFirstByte -> other.readRangeAsync("a", FOOTER, onFirstByte),
+                onFirstByte -> store.readRangeAsync("a", FOOTER, onFirstByte));
+
+        CompletableFuture<ByteBuffer> read = RacedReads.first(replicas, metrics, RequestKind.GET);
+
+        assertThat(other.calls).hasSize(1);
+        assertThat(store.calls).hasSize(1);
+        assertThat(metrics.snapshot().hedgedRequests()).isEqualTo(1);
+        store.firstByte(0);
+        assertThat(other.calls.get(0).answer().isCancelled()).isTrue();
+        store.answer(0);
+        assertThat(read.join()).isEqualTo(store.slice(1_000, 3_000));
+        assertThatThrownBy(() -> RacedReads.first(List.of(), metrics, RequestKind.GET))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at least one copy");
+    }
+
+    /** A store over nodes of its own that races its reads to them: it records what it was asked to race on. */
+    private static final class StoreOverNodes extends ForwardingObjectBackend implements SupportsRacedReads {
+        private final MemoryBackend delegate = new MemoryBackend();
+        private final ObjectBackend racedView;
+        NetworkProfile network;
+        RequestMetrics metrics;
+
+        StoreOverNodes(ObjectBackend racedView) {
+            this.racedView = racedView;
+        }
+
+        @Override
+        protected ObjectBackend delegate() {
+            return delegate;
+        }
+
+        @Override
+        public ObjectBackend withMetrics(RequestMetrics otherMetrics) {
+            return this;
+        }
+
+        @Override
+        public ObjectBackend withRacedReads(NetworkProfile network, RequestMetrics metrics) {
+            this.network = network;
+            this.metrics = metrics;
+            return racedView;
+        }
     }
 }
