@@ -7,7 +7,6 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.IdentityHashMap;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.PriorityQueue;
@@ -327,8 +326,9 @@ public final class NetworkModel {
      * {@code maxBufferedBytes}: a task goes only while the bytes of the tasks sent and not yet handed over, its own
      * included, fit (or when nothing is outstanding), and a task's bytes are handed over when it is done or, in
      * dataset order, when it and every task before it are. So in dataset order a late task holds back the budget of
-     * the tasks after it, although they are done: a head-of-line wait that slots alone do not show. Unhedged batches
-     * ({@code copies} 0) are held to the budget; hedged and raced ones are timed as without it.
+     * the tasks after it, although they are done: a head-of-line wait that slots alone do not show. In hedged and
+     * raced batches each copy holds its bytes of the budget too, from when it is sent until it ends or is cancelled,
+     * and a copy that does not fit waits, and the tasks after it with it, as retrieval sends them.
      *
      * <pre>{@code
      * NetworkModel.Budget inOrder = new NetworkModel.Budget(64L << 20, true);
@@ -396,7 +396,7 @@ public final class NetworkModel {
             // put one read at 1.65 times the median latency, not 1.13).
             NetworkModel model = withJitter(profile, run * 0x9E3779B97F4A7C15L);
             if (hedged) {
-                Expectation one = runHedged(model, tasks, concurrency, copies);
+                Expectation one = runHedged(model, tasks, concurrency, copies, budget);
                 sum += one.time().toNanos();
                 hedges += Math.round(one.hedgedRequests());
                 duplicateBytes += Math.round(one.duplicateBytes());
@@ -531,6 +531,8 @@ public final class NetworkModel {
      */
     private static final class HedgedRead {
         final Transfer original;
+        /** The read's task, by its index in the batch. */
+        final int task;
         final int[] taskReadsLeft;
         long nextCheck;
         final List<Transfer> copies = new ArrayList<>(2);
@@ -538,8 +540,9 @@ public final class NetworkModel {
         /** Raced, and one copy's first byte arrived: the others were cancelled, and no more copies go. */
         boolean tied;
 
-        HedgedRead(Transfer original, int[] taskReadsLeft, long nextCheck) {
+        HedgedRead(Transfer original, int task, int[] taskReadsLeft, long nextCheck) {
             this.original = original;
+            this.task = task;
             this.taskReadsLeft = taskReadsLeft;
             this.nextCheck = nextCheck;
         }
@@ -547,11 +550,23 @@ public final class NetworkModel {
 
     /**
      * {@link #run} with the hedging rule of {@link #expectation} ({@code copies} 1) or racing ({@code copies} of 2
-     * or more); one run's time, extra requests and duplicate bytes.
+     * or more), within {@code budget} as retrieval holds it (a copy holds its bytes while it runs); one run's time,
+     * extra requests and duplicate bytes.
      */
-    private static Expectation runHedged(NetworkModel model, List<List<Long>> tasks, int concurrency, int copies) {
+    private static Expectation runHedged(NetworkModel model, List<List<Long>> tasks, int concurrency, int copies,
+            Budget budget) {
         NetworkProfile profile = model.profile();
-        Iterator<List<Long>> next = tasks.iterator();
+        long[] taskBytes = new long[tasks.size()];
+        for (int t = 0; t < tasks.size(); t++) {
+            for (Long size : tasks.get(t)) {
+                taskBytes[t] += size;
+            }
+        }
+        boolean[] taskDone = new boolean[tasks.size()];
+        int sent = 0;
+        int handedOver = 0;   // in dataset order: tasks [handedOver, sent) hold the budget
+        int holding = 0;      // tasks sent whose bytes are not handed over
+        long held = 0;        // bytes of those tasks and of copies running
         Map<Transfer, HedgedRead> reads = new IdentityHashMap<>();
         // Reads not yet hedged, by when they are next checked (HedgeDelay: a check may put off the next).
         PriorityQueue<HedgedRead> pending = new PriorityQueue<>(
@@ -565,24 +580,37 @@ public final class NetworkModel {
         while (true) {
             // Fill free slots: hedges that are due first, then new reads (as the retrieval launches them).
             while (inFlight < concurrency) {
-                HedgedRead hedge = due.poll();
+                HedgedRead hedge = due.peek();
                 if (hedge != null) {
                     if (hedge.done || hedge.tied) {
+                        due.poll();
                         continue;
                     }
+                    if (held + hedge.original.bytes() > budget.bytes()) {
+                        break;   // the budget holds the copy back, and the tasks after it
+                    }
+                    due.poll();
+                    held += hedge.original.bytes();
                     bytesInFlight += hedge.original.bytes();
                     Transfer copy = model.submit(hedge.original.bytes());
                     hedge.copies.add(copy);
                     reads.put(copy, hedge);
                     hedges++;
                     inFlight++;
-                } else if (next.hasNext()) {
-                    List<Long> task = next.next();
+                } else if (sent < tasks.size()) {
+                    boolean outstanding = budget.inOrder() ? handedOver < sent : holding > 0;
+                    if (outstanding && held + taskBytes[sent] > budget.bytes()) {
+                        break;   // the budget, not a slot, holds it back
+                    }
+                    int t = sent++;
+                    List<Long> task = tasks.get(t);
+                    held += taskBytes[t];
+                    holding++;
                     int[] left = {task.size()};
                     for (long bytes : task) {
                         bytesInFlight += bytes;
                         Transfer transfer = model.submit(bytes);
-                        HedgedRead read = new HedgedRead(transfer, left, plusNanos(model.nowNanos(),
+                        HedgedRead read = new HedgedRead(transfer, t, left, plusNanos(model.nowNanos(),
                                 HedgeDelay.firstCheckNanos(profile, bytes)));
                         reads.put(transfer, read);
                         if (copies > 1) {
@@ -624,7 +652,8 @@ public final class NetworkModel {
                         bytesInFlight -= other.bytes();
                         duplicateBytes += other.receivedBytes();
                         if (other != read.original) {
-                            inFlight--;   // a copy's own slot; the original's is its task's
+                            inFlight--;   // a copy's own slot and budget; the original's are its task's
+                            held -= other.bytes();
                         }
                     }
                 }
@@ -634,6 +663,7 @@ public final class NetworkModel {
                 bytesInFlight -= completed.bytes();
                 if (completed != read.original) {
                     inFlight--;
+                    held -= completed.bytes();
                 }
                 if (read.done) {
                     // Both attempts completed at the same instant: the second is all duplicate bytes.
@@ -643,6 +673,11 @@ public final class NetworkModel {
                 read.done = true;
                 if (--read.taskReadsLeft[0] == 0) {
                     inFlight--;   // the task's slot
+                    taskDone[read.task] = true;
+                    if (!budget.inOrder()) {
+                        held -= taskBytes[read.task];
+                        holding--;
+                    }
                 }
                 for (Transfer other : attempts(read)) {
                     if (other != completed && !other.isDone() && model.cancel(other)) {
@@ -650,10 +685,16 @@ public final class NetworkModel {
                         bytesInFlight -= other.bytes();
                         if (other != read.original) {
                             inFlight--;
+                            held -= other.bytes();
                         }
                         duplicateBytes += other.receivedBytes();
                     }
                 }
+            }
+            // In dataset order, done tasks are handed over only behind every task before them.
+            while (budget.inOrder() && handedOver < sent && taskDone[handedOver]) {
+                held -= taskBytes[handedOver++];
+                holding--;
             }
             while (!pending.isEmpty() && pending.peek().nextCheck <= model.nowNanos()) {
                 HedgedRead read = pending.poll();

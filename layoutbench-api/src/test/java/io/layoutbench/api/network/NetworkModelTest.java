@@ -503,6 +503,24 @@ class NetworkModelTest {
     }
 
     @Test
+    void aRacedBatchsCopiesHoldTheBudgetToo() {
+        List<Long> sizes = List.of(1_000_000L, 1_000_000L, 1_000_000L);
+        NetworkProfile t3 = NetworkProfiles.T3_MEDIUM;
+
+        // Slots for every read and its copy: only the budget holds any back.
+        NetworkModel.Expectation free = NetworkModel.expectation(t3, sizes, List.of(), 6, 2, NetworkModel.Budget.NONE);
+        // 1.5 MB holds one read but not its copy beside it: each read goes alone, in turn, with no copy.
+        NetworkModel.Expectation held = NetworkModel.expectation(t3, sizes, List.of(), 6, 2,
+                new NetworkModel.Budget(1_500_000, false));
+
+        assertThat(free.hedgedRequests()).isEqualTo(3);
+        assertThat(held.hedgedRequests()).isZero();
+        assertThat(held.time()).isGreaterThan(free.time().multipliedBy(2));
+        assertThat(NetworkModel.expectation(t3, sizes, List.of(), 6, 1, new NetworkModel.Budget(1_500_000, true))
+                .time()).as("late hedges held the same way").isGreaterThan(free.time().multipliedBy(2));
+    }
+
+    @Test
     void aTaskOfNoRequestTakesNoTime() {
         List<Long> two = List.of(1000L, 1000L);
         assertThat(NetworkModel.expectation(SIMPLE, two, List.of(0, 1, 0, 1, 0), 1, 0))
