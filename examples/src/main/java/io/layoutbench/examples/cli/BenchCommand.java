@@ -34,6 +34,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -65,6 +66,12 @@ import picocli.CommandLine.Spec;
             "  layoutbench bench --dataset speech --scale tiny --no-charts",
             "  layoutbench bench --backend s3-embedded --scale tiny"})
 final class BenchCommand implements Callable<Integer> {
+
+    /**
+     * The share of the heap {@code --backend mem}'s data and a query's reads in flight may take together; the rest is
+     * for everything else a run holds (metadata, results, the collector's headroom).
+     */
+    static final double MEMORY_BACKEND_HEAP_SHARE = 0.8;
 
     @Spec
     CommandSpec spec;
@@ -230,7 +237,8 @@ final class BenchCommand implements Callable<Integer> {
         Progress.Factory progress = ConsoleProgress.factory();
 
         try (Store opened = store.open(spec.commandLine(), profile)) {
-            checkMemory(opened, workload, layouts.size());
+            checkMemory(spec.commandLine(), opened, workload, layouts.size(), maxBufferedBytes,
+                    Runtime.getRuntime().maxMemory());
             DatasetStore datasets = new DatasetStore(opened.backend(), opened.label());
             List<IngestRow> ingest = new ArrayList<>();
             Map<String, String> prefixes = new LinkedHashMap<>();
@@ -300,19 +308,27 @@ final class BenchCommand implements Callable<Integer> {
         return selected;
     }
 
-    /** The in-memory backend holds every layout on the heap: refuse a run that cannot fit. */
-    private void checkMemory(Store opened, Workload workload, int layoutCount) {
+    /**
+     * The in-memory backend holds every layout on the heap: refuse a run that cannot fit. Beside the data, a query
+     * holds up to its byte budget of reads in flight, and a read can take twice its size while it is assembled
+     * (docs/RELIABILITY.md), so twice the budget is counted too: with the default budget, a quarter of the heap, half
+     * the heap goes to reads in flight at worst.
+     */
+    static void checkMemory(CommandLine commandLine, Store opened, Workload workload, int layoutCount,
+            long maxBufferedBytes, long heap) {
         if (opened.persistent()) {
             return;
         }
-        long needed = workload.approximateBytes() * layoutCount;
-        long heap = Runtime.getRuntime().maxMemory();
-        if (needed > heap * 0.7) {
-            throw new ParameterException(spec.commandLine(), String.format(Locale.ROOT,
-                    "--backend mem keeps every layout on the heap: about %.1f GB for %d layouts at %s, more than "
-                            + "fits in this %.1f GB heap; use --backend file, a smaller --scale, or a larger heap "
-                            + "(LAYOUTBENCH_JAVA_OPTS=-Xmx...)",
-                    needed / 1e9, layoutCount, workload.scaleLabel(), heap / 1e9));
+        long data = workload.approximateBytes() * layoutCount;
+        long inFlight = 2 * maxBufferedBytes;
+        if (data + inFlight > heap * MEMORY_BACKEND_HEAP_SHARE) {
+            throw new ParameterException(commandLine, String.format(Locale.ROOT,
+                    "--backend mem keeps every layout on the heap: about %.2f GB for %d layouts at %s, and a query"
+                            + " holds up to %.2f GB of reads in flight (twice its byte budget of %d MiB), more than"
+                            + " %.0f%% of this %.2f GB heap; use --backend file, a smaller --scale or --max-buffered,"
+                            + " or a larger heap (LAYOUTBENCH_JAVA_OPTS=-Xmx...)",
+                    data / 1e9, layoutCount, workload.scaleLabel(), inFlight / 1e9, maxBufferedBytes >> 20,
+                    MEMORY_BACKEND_HEAP_SHARE * 100, heap / 1e9));
         }
     }
 

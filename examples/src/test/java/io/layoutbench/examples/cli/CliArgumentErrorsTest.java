@@ -80,6 +80,19 @@ class CliArgumentErrorsTest {
     }
 
     @Test
+    void theMemoryBackendCountsTheReadsAQueryHoldsInFlightBesideTheData() {
+        long heap = Runtime.getRuntime().maxMemory();
+        // tiny's 1,000 samples of 110 KB fit in any test heap; a budget of half the heap does not, as a read in
+        // flight can take twice its size.
+        CliRunner result = CliRunner.run("bench", "--data-dir", dataDir.toString(), "--backend", "mem", "--scale",
+                "tiny", "--layouts", "l1", "--max-buffered", Long.toString(heap / 2));
+
+        assertThat(result.exitCode()).isEqualTo(2);
+        assertThat(result.errLines()).singleElement().asString().contains("--backend mem").contains("in flight")
+                .contains("--max-buffered");
+    }
+
+    @Test
     void unknownQueryAndModeAndBackendAreUsageErrors() {
         assertThat(CliRunner.run("bench", "--data-dir", dataDir.toString(), "--queries", "Q12"))
                 .satisfies(r -> assertThat(r.exitCode()).isEqualTo(2))
