@@ -15,7 +15,8 @@ import io.layoutbench.api.network.NetworkProfile;
  * ({@link io.layoutbench.api.network.HedgeDelay#racedCopiesAlone}), where the backend below signals first bytes
  * ({@link SupportsFirstByteSignal}); each copy after the first is counted as a hedged request of {@code metrics}
  * where it copies a request of this backend's. Meant for reads that go one round at a time (a cold query's
- * metadata), not for batches that fill the link.
+ * metadata); for a batch that retrieval has chosen to race ({@link io.layoutbench.api.network.HedgeDelay#racedCopies}),
+ * {@link #withRacedReads(NetworkProfile, RequestMetrics, int)} races every read below with the batch's copies.
  *
  * <pre>{@code
  * ObjectBackend metadataReads = store instanceof SupportsRacedReads racing
@@ -31,4 +32,18 @@ public interface SupportsRacedReads {
      * @param metrics where each copy after the first of a request of this backend's is counted as a hedged request
      */
     ObjectBackend withRacedReads(NetworkProfile network, RequestMetrics metrics);
+
+    /**
+     * This backend, with every read it sends to the backends below it raced as {@code copies} copies at once: what
+     * retrieval asks for a batch it races ({@link io.layoutbench.api.network.HedgeDelay#racedCopies} chose the count
+     * for the batch's reads), sending each of the batch's reads once through the view.
+     *
+     * <pre>{@code
+     * ObjectBackend batchReads = racing.withRacedReads(network, queryMetrics, 3);
+     * }</pre>
+     *
+     * @param copies copies of each read below, at least 2
+     * @throws IllegalArgumentException if {@code copies} is below 2
+     */
+    ObjectBackend withRacedReads(NetworkProfile network, RequestMetrics metrics, int copies);
 }

@@ -24,13 +24,12 @@ import java.util.List;
  *                         are sent together): {@code metadataRequests.size()} when each needs the one before
  * @param racedReads       whether optimized retrieval may race the data reads (send copies of each at once and drop
  *                         the losers at the winner's first byte, {@link QueryOptions#withHedging}): true where the
- *                         reads go to the backend the dataset was opened on, false where a layout reads through a
- *                         store of its own that cannot drop a loser early (fac, over its erasure-coded nodes), whose
- *                         data reads are hedged late; the cost model prices what the plan says
+ *                         reads go to the backend the dataset was opened on or to a store that races them below
+ *                         ({@link io.layoutbench.api.backend.SupportsRacedReads}: fac, at its nodes), false where a
+ *                         layout reads through a store of its own that can do neither, whose data reads are hedged
+ *                         late; the cost model prices what the plan says
  * @param racedMetadataReads whether a cold run's metadata reads may be raced, each alone
- *                         ({@link io.layoutbench.api.network.HedgeDelay#racedCopiesAlone}): true where they go to
- *                         the dataset's backend, and where a store of the layout's own races them to its nodes
- *                         ({@link io.layoutbench.api.backend.SupportsRacedReads}: fac)
+ *                         ({@link io.layoutbench.api.network.HedgeDelay#racedCopiesAlone}), on the same terms
  * @param requestsPerTask  how the data requests are sent: retrieval keeps read tasks in flight, not requests, and
  *                         sends a task's requests at once; each entry is how many consecutive data requests one task
  *                         sends (a row group's column chunks in paper-mode L3, a sample's fields in L1; none for a
@@ -92,7 +91,7 @@ public record RetrievalPlan(List<PlannedRequest> metadataRequests, List<PlannedR
      * A plan whose data requests are each a task of their own.
      *
      * <pre>{@code
-     * RetrievalPlan viaFac = new RetrievalPlan(footers, chunkReads, 185, 18_000_000L, 2, false);   // hedged late
+     * RetrievalPlan viaOwnStore = new RetrievalPlan(footers, chunkReads, 185, 18_000_000L, 2, false);   // hedged late
      * }</pre>
      */
     public RetrievalPlan(List<PlannedRequest> metadataRequests, List<PlannedRequest> dataRequests, long samples,

@@ -512,10 +512,10 @@ public final class FacLayout implements StorageLayout, SupportsDistributedWrites
                     : coldShared.get(metadata.size() + i) ? Sharing.SHARED_WHEN_COLD : Sharing.NONE;
             markedData.add(data.get(i).withSharing(sharing));
         }
-        // Its data reads go through the FAC store, which cannot drop a raced copy at its first byte: hedged late. Its
-        // cold metadata reads are raced, by the store, to its nodes (FacBackend.withRacedReads).
+        // Raced as L3's are, by the store, at its nodes (FacBackend.withRacedReads): its cold metadata reads each
+        // alone, a data batch that retrieval races with the batch's copies.
         return new RetrievalPlan(markedMetadata, markedData, plan.samples(), plan.payloadBytes(),
-                plan.metadataRounds(), false, plan.racedMetadataReads(), plan.requestsPerTask());
+                plan.metadataRounds(), plan.racedReads(), plan.racedMetadataReads(), plan.requestsPerTask());
     }
 
     /**

@@ -256,8 +256,9 @@ final class BlockReader {
         CompletableFuture<ByteBuffer> raw;
         try {
             ObjectBackend node = nodes.get(block.node());
-            raw = (racing == null ? node : racing.over(node)).readRangeAsync(
-                    Placement.blockKey(manifest, block.stripe(), block.index()), ByteRange.between(from, to));
+            String key = Placement.blockKey(manifest, block.stripe(), block.index());
+            ByteRange range = ByteRange.between(from, to);
+            raw = racing == null ? node.readRangeAsync(key, range) : racing.readRange(node, key, range);
         } catch (RuntimeException e) {
             raw = CompletableFuture.failedFuture(e);
         }

@@ -492,7 +492,28 @@ public final class FacBackend implements ObjectBackend, SupportsRacedReads {
         if (!HedgeDelay.worthwhile(network)) {
             return this;
         }
-        return new FacBackend(this, this.metrics, new RacedNodeReads(network, metrics));
+        return new FacBackend(this, this.metrics, new RacedNodeReads(network, metrics, 0));
+    }
+
+    /**
+     * {@link #withRacedReads(NetworkProfile, RequestMetrics)}, every block read raced as {@code copies} copies at once:
+     * the view retrieval reads a batch through when it has chosen to race it
+     * ({@link io.layoutbench.api.network.HedgeDelay#racedCopies}), sending each of the batch's reads once. Each copy is
+     * a node read of its own, cancelled at the winner's first byte; the requests that share a unit share one raced
+     * node read.
+     *
+     * <pre>{@code
+     * ObjectBackend batchReads = fac.withMetrics(queryMetrics).withRacedReads(network, queryMetrics, 3);
+     * }</pre>
+     */
+    @Override
+    public ObjectBackend withRacedReads(NetworkProfile network, RequestMetrics metrics, int copies) {
+        requireNonNull(network, "network is null");
+        requireNonNull(metrics, "metrics is null");
+        if (copies < 2) {
+            throw new IllegalArgumentException("A race sends at least 2 copies of a read, got " + copies);
+        }
+        return new FacBackend(this, this.metrics, new RacedNodeReads(network, metrics, copies));
     }
 
     /** Stops the write threads and, if this backend owns them, closes the nodes. Views do nothing. */

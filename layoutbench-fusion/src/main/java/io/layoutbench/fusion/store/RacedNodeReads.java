@@ -1,34 +1,31 @@
 package io.layoutbench.fusion.store;
 
+import io.layoutbench.api.backend.ByteRange;
 import io.layoutbench.api.backend.ObjectBackend;
+import io.layoutbench.api.backend.SupportsFirstByteSignal;
 import io.layoutbench.api.metrics.RequestKind;
 import io.layoutbench.api.metrics.RequestMetrics;
 import io.layoutbench.api.network.HedgeDelay;
 import io.layoutbench.api.network.NetworkProfile;
 import io.layoutbench.layouts.retrieval.RacedReads;
+import java.nio.ByteBuffer;
+import java.util.Collections;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
 
 /**
  * How a raced view of a FAC store ({@link FacBackend#withRacedReads}) sends its reads to the nodes: each block read
- * raced alone to its node ({@link RacedReads#over}), below the view's unit cache, so that the reads which share a unit
+ * raced to its node ({@link RacedReads#first}), below the view's unit cache, so that the reads which share a unit
  * share one raced node read; and a location map read from several of its replicas at once, the first to answer
- * kept ({@link ManifestStore}).
+ * kept ({@link ManifestStore}). A block read gets the copies it was made with (a batch that retrieval races), or, for
+ * reads that go a round at a time, as many as a single read on an idle link is raced with
+ * ({@link HedgeDelay#racedCopiesAlone}). A node that does not signal first bytes is read once.
  *
  * <p>Each copy of a block read after the first is counted as a request and as a hedged one: a copy of the store's
  * request that sent it, as a client racing that request would count it. A location map's copies are not counted, as
  * the map's read is not: the store's own, below the requests it serves.
  */
 final class RacedNodeReads {
-    private final NetworkProfile network;
-    private final RequestMetrics copies;
-
-    /**
-     * @param network the network the races are weighed on
-     * @param metrics the store's request metrics, where the copies are counted
-     */
-    RacedNodeReads(NetworkProfile network, RequestMetrics metrics) {
-        this.network = network;
-        this.copies = new CopiesAsRequests(metrics);
-    }
 
     /**
      * What a location map read is weighed at: the map of a 64 MB part file with 16 KiB checksum units is about 60 KB
@@ -36,9 +33,31 @@ final class RacedNodeReads {
      */
     static final long MANIFEST_READ_BYTES = 64 << 10;
 
-    /** {@code node} with its ranged reads raced. */
-    ObjectBackend over(ObjectBackend node) {
-        return RacedReads.over(node, network, copies);
+    private final NetworkProfile network;
+    private final RequestMetrics copiesCounted;
+    /** Copies of every block read; 0: each weighed alone. */
+    private final int copies;
+
+    /**
+     * @param network the network the races are weighed on
+     * @param metrics the store's request metrics, where the copies are counted
+     * @param copies  copies of every block read, or 0 to weigh each alone
+     */
+    RacedNodeReads(NetworkProfile network, RequestMetrics metrics, int copies) {
+        this.network = network;
+        this.copiesCounted = new CopiesAsRequests(metrics);
+        this.copies = copies;
+    }
+
+    /** {@code range} of {@code key} on {@code node}, raced. */
+    CompletableFuture<ByteBuffer> readRange(ObjectBackend node, String key, ByteRange range) {
+        int count = copies > 0 ? copies : HedgeDelay.racedCopiesAlone(network, range.length());
+        if (count < 2 || !(node instanceof SupportsFirstByteSignal signalling)) {
+            return node.readRangeAsync(key, range);
+        }
+        Function<Runnable, CompletableFuture<ByteBuffer>> copy =
+                onFirstByte -> signalling.readRangeAsync(key, range, onFirstByte);
+        return RacedReads.first(Collections.nCopies(count, copy), copiesCounted, RequestKind.RANGE_GET);
     }
 
     /** How many of a location map's {@code replicas} to read at once: 1 when a race would not pay. */

@@ -3,15 +3,18 @@ package io.layoutbench.fusion.layout;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.layoutbench.api.backend.ObjectBackend;
+import io.layoutbench.api.cost.CostModel;
 import io.layoutbench.api.dataset.MetadataSchema;
 import io.layoutbench.api.layout.Dataset;
 import io.layoutbench.api.layout.DatasetWriter;
+import io.layoutbench.api.layout.PlannedRequest;
 import io.layoutbench.api.layout.QueryOptions;
 import io.layoutbench.api.layout.RetrievalPlan;
 import io.layoutbench.api.layout.RetrievalStats;
 import io.layoutbench.api.layout.SampleStream;
 import io.layoutbench.api.layout.StorageLayouts;
 import io.layoutbench.api.metrics.RequestMetrics;
+import io.layoutbench.api.network.HedgeDelay;
 import io.layoutbench.api.network.NetworkProfiles;
 import io.layoutbench.api.predicate.Query;
 import io.layoutbench.backend.memory.MemoryBackend;
@@ -27,9 +30,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
 /**
- * A cold fac query races its metadata reads below the FAC store's unit cache, as L3's are raced over a plain backend:
- * the same samples come back as unraced, the copies are counted as hedged requests, and the plan says so (metadata
- * raced, data reads hedged late).
+ * A fac query races its reads below the FAC store's unit cache, as L3's are raced over a plain backend: a cold query's
+ * metadata reads each alone, a warm query's small batch of data reads with the batch's copies. The same samples come
+ * back as unraced, the copies are counted as hedged requests, and the plan says so.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class FacColdMetadataRaceTest {
@@ -65,13 +68,36 @@ class FacColdMetadataRaceTest {
     }
 
     @Test
-    void thePlanRacesTheMetadataReadsAndHedgesTheDataReadsLate() {
-        try (Dataset dataset = StorageLayouts.get(FacLayout.NAME).open(store, "tiny/fac")) {
+    void aWarmQuerysDataReadsAreRacedToTheNodesAsABatch() {
+        ObjectBackend view = store.withMetrics(RequestMetrics.NONE);
+        try (ObjectBackend client = SimulatedNetworkBackend.builder(view, NetworkProfiles.T3_MEDIUM).seed(7).build();
+                Dataset dataset = StorageLayouts.get(FacLayout.NAME).open(client, "tiny/fac")) {
+            statsOf(dataset.query(CELLO, T3));   // cold: loads the metadata
             RetrievalPlan plan = dataset.plan(CELLO, T3);
+            int copies = HedgeDelay.racedCopies(NetworkProfiles.T3_MEDIUM,
+                    plan.dataRequests().stream().map(PlannedRequest::bytes).toList(),
+                    CostModel.effectiveConcurrency(plan.dataRequests(), T3));
+            assertThat(copies).as("a dozen small reads on an idle link").isGreaterThan(1);
 
-            assertThat(plan.metadataRequests()).isNotEmpty();
+            RetrievalStats warm = statsOf(dataset.query(CELLO, T3));
+
+            assertThat(plan.racedReads()).isTrue();
             assertThat(plan.racedMetadataReads()).isTrue();
-            assertThat(plan.racedReads()).isFalse();
+            // Each data read is one node read here (a sample lies in one block), sent as the batch's copies.
+            assertThat(warm.transfer().hedgedRequests()).isPositive()
+                    .isLessThanOrEqualTo((long) (copies - 1) * plan.dataRequests().size());
+            assertThat(warm.transfer().totalRequests())
+                    .isEqualTo(plan.dataRequests().size() + warm.transfer().hedgedRequests());
+        }
+    }
+
+    /** Reads every sample of {@code samples}, and closes it. */
+    private static RetrievalStats statsOf(SampleStream samples) {
+        try (samples) {
+            while (samples.hasNext()) {
+                samples.next();
+            }
+            return samples.stats();
         }
     }
 

@@ -213,10 +213,11 @@ class FacLayoutTest {
             for (RetrievalMode mode : RetrievalMode.values()) {
                 assertThat(fingerprints(dataset, query.sql(), mode)).as("%s %s %s", query.id(), mode, situation)
                         .containsExactlyElementsOf(expected(query));
-                // Read through the FAC store, which cannot drop a raced copy early: priced hedged late, as read.
+                // Raced as L3's are, by the FAC store at its nodes: priced so.
                 RetrievalPlan plan = dataset.plan(io.layoutbench.api.predicate.Query.parse(query.sql()),
                         QueryOptions.defaults().withMode(mode));
-                assertThat(plan.racedReads()).isFalse();
+                assertThat(plan.racedReads()).isTrue();
+                assertThat(plan.racedMetadataReads()).isTrue();
                 // Its requests marked shared by the store, sent in L3's read tasks: paper mode's are row groups.
                 if (mode == RetrievalMode.PAPER && !plan.dataRequests().isEmpty()) {
                     assertThat(plan.requestsPerTask()).as("%s", query.id()).isNotEmpty()

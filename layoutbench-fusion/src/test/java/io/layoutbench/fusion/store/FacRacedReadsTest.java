@@ -1,6 +1,7 @@
 package io.layoutbench.fusion.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.layoutbench.api.backend.ByteRange;
 import io.layoutbench.api.backend.ObjectBackend;
@@ -77,6 +78,24 @@ class FacRacedReadsTest {
         // started while the copies went out. The location map's copies are the store's own, not counted.
         assertThat(counted.hedgedRequests()).isPositive().isLessThanOrEqualTo(copies - 1);
         assertThat(counted.totalRequests()).isEqualTo(1 + counted.hedgedRequests());
+    }
+
+    @Test
+    void aBatchViewRacesEveryBlockReadWithTheBatchsCopies() {
+        QueryMetrics metrics = new QueryMetrics();
+        try (FacBackend fac = open()) {
+            FacBackend query = fac.withMetrics(metrics);
+            query.readRange(KEY, ByteRange.of(0, 10));   // loads the location map: the batch reads warm
+            ObjectBackend batch = query.withRacedReads(NetworkProfiles.T3_MEDIUM, metrics, 2);
+
+            assertThat(batch.readRange(KEY, ByteRange.of(300_000, 120_000)))
+                    .isEqualTo(ByteBuffer.wrap(object, 300_000, 120_000));
+            assertThatThrownBy(() -> query.withRacedReads(NetworkProfiles.T3_MEDIUM, metrics, 1))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at least 2");
+        }
+        // A second copy of each node read the range needs (the first read, of 10 bytes, was not raced).
+        assertThat(metrics.snapshot().hedgedRequests()).isPositive();
+        assertThat(metrics.snapshot().totalRequests()).isEqualTo(2 + metrics.snapshot().hedgedRequests());
     }
 
     @Test

@@ -79,26 +79,8 @@ public final class RacedReads extends ForwardingObjectBackend {
         if (backend instanceof SupportsRacedReads racing) {
             return racing.withRacedReads(options.network(), metrics);
         }
-        return over(backend, options.network(), metrics);
-    }
-
-    /**
-     * {@code backend} with its ranged reads raced on {@code network}, if it signals first bytes and racing can shorten
-     * reads there ({@link HedgeDelay#worthwhile}); otherwise {@code backend} itself. What a store built over other
-     * backends ({@link SupportsRacedReads}) puts over each of them.
-     *
-     * <pre>{@code
-     * ObjectBackend node = RacedReads.over(nodes.get(3), NetworkProfiles.get("t3.medium"), queryMetrics);
-     * }</pre>
-     *
-     * @param metrics where each copy after the first is counted as a hedged request
-     */
-    public static ObjectBackend over(ObjectBackend backend, NetworkProfile network, RequestMetrics metrics) {
-        requireNonNull(backend, "backend is null");
-        requireNonNull(network, "network is null");
-        requireNonNull(metrics, "metrics is null");
-        if (HedgeDelay.worthwhile(network) && backend instanceof SupportsFirstByteSignal signalling) {
-            return new RacedReads(backend, signalling, network, metrics);
+        if (HedgeDelay.worthwhile(options.network()) && backend instanceof SupportsFirstByteSignal signalling) {
+            return new RacedReads(backend, signalling, options.network(), metrics);
         }
         return backend;
     }

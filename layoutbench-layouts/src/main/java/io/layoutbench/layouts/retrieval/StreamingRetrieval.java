@@ -8,6 +8,7 @@ import io.layoutbench.api.backend.ForwardingObjectBackend;
 import io.layoutbench.api.backend.ObjectBackend;
 import io.layoutbench.api.backend.StorageException;
 import io.layoutbench.api.backend.SupportsFirstByteSignal;
+import io.layoutbench.api.backend.SupportsRacedReads;
 import io.layoutbench.api.dataset.Sample;
 import io.layoutbench.api.layout.PlannedRequest;
 import io.layoutbench.api.layout.QueryOptions;
@@ -66,7 +67,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * the next task, each taking a slot and a share of the budget like a duplicate; none is then hedged late. The first
  * copy whose response starts wins, and the others are cancelled before they move a byte, as are copies still waiting
  * for a slot. Only a backend that signals first bytes ({@link SupportsFirstByteSignal}) is raced: on any other each
- * loser would move its whole body, and its reads are hedged late instead.
+ * loser would move its whole body, and its reads are hedged late instead. A store built over other backends that
+ * races its own reads to them ({@link SupportsRacedReads}: the FAC store, whose copies above it would wait on one node
+ * read) is asked for a view racing every read below with the batch's copies, and each request goes once through it,
+ * neither copied nor hedged here.
  *
  * <pre>{@code
  * QueryMetrics metrics = new QueryMetrics();
@@ -116,8 +120,8 @@ public final class StreamingRetrieval implements SampleStream {
 
     private StreamingRetrieval(ObjectBackend backend, List<ReadTask> tasks, QueryOptions options,
             QueryMetrics metrics, HedgeTimer hedgeTimer, int copies) {
-        this.backend = requireNonNull(backend, "backend is null");
-        this.hedgedNetwork = options.hedgesReads() ? options.network() : null;
+        requireNonNull(backend, "backend is null");
+        NetworkProfile hedging = options.hedgesReads() ? options.network() : null;
         this.hedgeTimer = requireNonNull(hedgeTimer, "hedgeTimer is null");
         this.tasks = List.copyOf(tasks);
         this.order = options.order();
@@ -128,9 +132,20 @@ public final class StreamingRetrieval implements SampleStream {
         // its whole body. Chosen on the requests, at the concurrency of requests of their size, as the cost model
         // chooses from the plan (a task may hold several requests: L3's pages, a sample's fields).
         List<Long> requestSizes = requestSizes(this.tasks);
-        this.racedCopies = hedgedNetwork == null ? 1 : copies > 0 ? copies
-                : backend instanceof SupportsFirstByteSignal ? HedgeDelay.racedCopies(hedgedNetwork, requestSizes,
+        int raced = hedging == null ? 1 : copies > 0 ? copies
+                : backend instanceof SupportsFirstByteSignal || backend instanceof SupportsRacedReads
+                ? HedgeDelay.racedCopies(hedging, requestSizes,
                         options.readsInFlight(requestSizes.stream().mapToLong(Long::longValue))) : 1;
+        if (raced > 1 && backend instanceof SupportsRacedReads store) {
+            // The store races each read below, where a copy is a read of its own: each goes once from here.
+            this.backend = store.withRacedReads(hedging, metrics, raced);
+            this.hedgedNetwork = null;
+            this.racedCopies = 1;
+        } else {
+            this.backend = backend;
+            this.hedgedNetwork = hedging;
+            this.racedCopies = raced;
+        }
         // The paper's mode keeps its concurrency fixed, as the paper ran; optimized adapts it while the query runs.
         this.window = options.mode() == RetrievalMode.OPTIMIZED
                 ? ReadWindow.adaptive(start, options.readsInFlightCeiling(typical), metrics::snapshot, System::nanoTime)

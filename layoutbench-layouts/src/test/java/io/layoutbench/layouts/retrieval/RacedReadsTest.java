@@ -211,5 +211,10 @@ class RacedReadsTest {
             this.metrics = metrics;
             return racedView;
         }
+
+        @Override
+        public ObjectBackend withRacedReads(NetworkProfile network, RequestMetrics metrics, int copies) {
+            throw new AssertionError("a cold query's metadata reads are each weighed alone");
+        }
     }
 }

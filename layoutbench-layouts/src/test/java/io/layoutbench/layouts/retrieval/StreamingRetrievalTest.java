@@ -4,8 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.layoutbench.api.backend.ByteRange;
+import io.layoutbench.api.backend.ForwardingObjectBackend;
 import io.layoutbench.api.backend.ObjectBackend;
 import io.layoutbench.api.backend.StorageException;
+import io.layoutbench.api.backend.SupportsRacedReads;
 import io.layoutbench.api.dataset.MetadataRow;
 import io.layoutbench.api.dataset.MetadataSchema;
 import io.layoutbench.api.dataset.Sample;
@@ -15,6 +17,8 @@ import io.layoutbench.api.layout.ResultOrder;
 import io.layoutbench.api.layout.RetrievalMode;
 import io.layoutbench.api.metrics.QueryMetrics;
 import io.layoutbench.api.metrics.RequestKind;
+import io.layoutbench.api.metrics.RequestMetrics;
+import io.layoutbench.api.network.NetworkProfile;
 import io.layoutbench.api.network.NetworkProfiles;
 import io.layoutbench.api.testing.FaultInjectingBackend;
 import io.layoutbench.backend.memory.MemoryBackend;
@@ -293,6 +297,74 @@ class StreamingRetrievalTest {
             assertThat(stream.stats().transfer().hedgedRequests()).isEqualTo(4);
             assertThat(stream.readsInFlight()).isZero();
             assertThat(stream.reservedBytes()).isZero();
+        }
+    }
+
+    @Test
+    void aStoreThatRacesBelowGetsTheBatchsCopiesAndEachReadGoesOnceThroughItsView() {
+        ControlledBackend below = new ControlledBackend(2000);
+        RacingBelow store = new RacingBelow(below);
+        ManualTimer timer = new ManualTimer();
+        List<ReadTask> tasks = List.of(task("a", 0, 1000, "s0"), task("a", 1000, 1000, "s1"));
+        QueryMetrics metrics = new QueryMetrics();
+        metrics.start();
+
+        try (StreamingRetrieval stream = StreamingRetrieval.start(store, tasks, QueryOptions.defaults(), metrics,
+                timer, 3)) {
+            assertThat(store.copies).isEqualTo(3);
+            assertThat(store.metrics).isSameAs(metrics);
+            assertThat(below.calls).as("each read once, through the store's view").extracting(c -> c.range())
+                    .containsExactly(ByteRange.of(0, 1000), ByteRange.of(1000, 1000));
+            assertThat(timer.hedges).as("nor hedged late here").isEmpty();
+
+            below.answerAll();
+            List<Sample> samples = new ArrayList<>();
+            stream.forEachRemaining(samples::add);
+            assertThat(samples).extracting(Sample::filename).containsExactly("s0", "s1");
+            assertThat(stream.hedgesSent()).isZero();
+        }
+    }
+
+    /** A store that races its reads below itself: its batch view is the backend below, and it records the copies. */
+    private static final class RacingBelow extends ForwardingObjectBackend implements SupportsRacedReads {
+        private final ObjectBackend below;
+        int copies;
+        RequestMetrics metrics;
+
+        RacingBelow(ObjectBackend below) {
+            this.below = below;
+        }
+
+        @Override
+        protected ObjectBackend delegate() {
+            return below;
+        }
+
+        @Override
+        public ObjectBackend withMetrics(RequestMetrics otherMetrics) {
+            return this;
+        }
+
+        @Override
+        public ObjectBackend withRacedReads(NetworkProfile network, RequestMetrics metrics) {
+            throw new AssertionError("a batch is raced with its own copies");
+        }
+
+        @Override
+        public ObjectBackend withRacedReads(NetworkProfile network, RequestMetrics metrics, int copies) {
+            this.copies = copies;
+            this.metrics = metrics;
+            return new ForwardingObjectBackend() {   // not signalling: retrieval must not race it again
+                @Override
+                protected ObjectBackend delegate() {
+                    return below;
+                }
+
+                @Override
+                public ObjectBackend withMetrics(RequestMetrics otherMetrics) {
+                    return this;
+                }
+            };
         }
     }
 
