@@ -4,16 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.layoutbench.api.backend.ByteRange;
-import io.layoutbench.api.backend.ForwardingObjectBackend;
 import io.layoutbench.api.backend.ObjectBackend;
-import io.layoutbench.api.backend.SupportsRacedReads;
 import io.layoutbench.api.layout.QueryOptions;
 import io.layoutbench.api.layout.RetrievalMode;
 import io.layoutbench.api.metrics.QueryMetrics;
 import io.layoutbench.api.metrics.RequestKind;
 import io.layoutbench.api.metrics.RequestMetrics;
 import io.layoutbench.api.network.HedgeDelay;
-import io.layoutbench.api.network.NetworkProfile;
 import io.layoutbench.api.network.NetworkProfiles;
 import io.layoutbench.backend.memory.MemoryBackend;
 import java.io.IOException;
@@ -156,7 +153,7 @@ class RacedReadsTest {
     @Test
     void aStoreThatRacesItsOwnReadsBelowItIsAskedForItsRacedView() {
         ObjectBackend racedView = new MemoryBackend();
-        StoreOverNodes fac = new StoreOverNodes(racedView);
+        RacingStore fac = new RacingStore(new MemoryBackend(), racedView, null);
 
         assertThat(RacedReads.of(fac, T3, metrics)).isSameAs(racedView);
         assertThat(fac.network).isEqualTo(NetworkProfiles.T3_MEDIUM);
@@ -182,39 +179,5 @@ class RacedReadsTest {
         assertThat(read.join()).isEqualTo(store.slice(1_000, 3_000));
         assertThatThrownBy(() -> RacedReads.first(List.of(), metrics, RequestKind.GET))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at least one copy");
-    }
-
-    /** A store over nodes of its own that races its reads to them: it records what it was asked to race on. */
-    private static final class StoreOverNodes extends ForwardingObjectBackend implements SupportsRacedReads {
-        private final MemoryBackend delegate = new MemoryBackend();
-        private final ObjectBackend racedView;
-        NetworkProfile network;
-        RequestMetrics metrics;
-
-        StoreOverNodes(ObjectBackend racedView) {
-            this.racedView = racedView;
-        }
-
-        @Override
-        protected ObjectBackend delegate() {
-            return delegate;
-        }
-
-        @Override
-        public ObjectBackend withMetrics(RequestMetrics otherMetrics) {
-            return this;
-        }
-
-        @Override
-        public ObjectBackend withRacedReads(NetworkProfile network, RequestMetrics metrics) {
-            this.network = network;
-            this.metrics = metrics;
-            return racedView;
-        }
-
-        @Override
-        public ObjectBackend withRacedReads(NetworkProfile network, RequestMetrics metrics, int copies) {
-            throw new AssertionError("a cold query's metadata reads are each weighed alone");
-        }
     }
 }

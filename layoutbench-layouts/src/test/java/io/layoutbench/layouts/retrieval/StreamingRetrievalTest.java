@@ -7,7 +7,6 @@ import io.layoutbench.api.backend.ByteRange;
 import io.layoutbench.api.backend.ForwardingObjectBackend;
 import io.layoutbench.api.backend.ObjectBackend;
 import io.layoutbench.api.backend.StorageException;
-import io.layoutbench.api.backend.SupportsRacedReads;
 import io.layoutbench.api.dataset.MetadataRow;
 import io.layoutbench.api.dataset.MetadataSchema;
 import io.layoutbench.api.dataset.Sample;
@@ -18,7 +17,6 @@ import io.layoutbench.api.layout.RetrievalMode;
 import io.layoutbench.api.metrics.QueryMetrics;
 import io.layoutbench.api.metrics.RequestKind;
 import io.layoutbench.api.metrics.RequestMetrics;
-import io.layoutbench.api.network.NetworkProfile;
 import io.layoutbench.api.network.NetworkProfiles;
 import io.layoutbench.api.testing.FaultInjectingBackend;
 import io.layoutbench.backend.memory.MemoryBackend;
@@ -303,7 +301,18 @@ class StreamingRetrievalTest {
     @Test
     void aStoreThatRacesBelowGetsTheBatchsCopiesAndEachReadGoesOnceThroughItsView() {
         ControlledBackend below = new ControlledBackend(2000);
-        RacingBelow store = new RacingBelow(below);
+        // Its batch view is the backend below, which does not signal first bytes: retrieval must not race it again.
+        RacingStore store = new RacingStore(below, null, new ForwardingObjectBackend() {
+            @Override
+            protected ObjectBackend delegate() {
+                return below;
+            }
+
+            @Override
+            public ObjectBackend withMetrics(RequestMetrics otherMetrics) {
+                return this;
+            }
+        });
         ManualTimer timer = new ManualTimer();
         List<ReadTask> tasks = List.of(task("a", 0, 1000, "s0"), task("a", 1000, 1000, "s1"));
         QueryMetrics metrics = new QueryMetrics();
@@ -322,49 +331,6 @@ class StreamingRetrievalTest {
             stream.forEachRemaining(samples::add);
             assertThat(samples).extracting(Sample::filename).containsExactly("s0", "s1");
             assertThat(stream.hedgesSent()).isZero();
-        }
-    }
-
-    /** A store that races its reads below itself: its batch view is the backend below, and it records the copies. */
-    private static final class RacingBelow extends ForwardingObjectBackend implements SupportsRacedReads {
-        private final ObjectBackend below;
-        int copies;
-        RequestMetrics metrics;
-
-        RacingBelow(ObjectBackend below) {
-            this.below = below;
-        }
-
-        @Override
-        protected ObjectBackend delegate() {
-            return below;
-        }
-
-        @Override
-        public ObjectBackend withMetrics(RequestMetrics otherMetrics) {
-            return this;
-        }
-
-        @Override
-        public ObjectBackend withRacedReads(NetworkProfile network, RequestMetrics metrics) {
-            throw new AssertionError("a batch is raced with its own copies");
-        }
-
-        @Override
-        public ObjectBackend withRacedReads(NetworkProfile network, RequestMetrics metrics, int copies) {
-            this.copies = copies;
-            this.metrics = metrics;
-            return new ForwardingObjectBackend() {   // not signalling: retrieval must not race it again
-                @Override
-                protected ObjectBackend delegate() {
-                    return below;
-                }
-
-                @Override
-                public ObjectBackend withMetrics(RequestMetrics otherMetrics) {
-                    return this;
-                }
-            };
         }
     }
 
