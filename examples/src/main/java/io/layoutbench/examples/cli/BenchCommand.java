@@ -319,8 +319,8 @@ final class BenchCommand implements Callable<Integer> {
         if (opened.persistent()) {
             return;
         }
-        long data = workload.approximateBytes() * layoutCount;
-        long inFlight = 2 * maxBufferedBytes;
+        double data = (double) workload.approximateBytes() * layoutCount;
+        double inFlight = 2.0 * maxBufferedBytes;   // in doubles: a budget near Long.MAX_VALUE must not wrap
         if (data + inFlight > heap * MEMORY_BACKEND_HEAP_SHARE) {
             throw new ParameterException(commandLine, String.format(Locale.ROOT,
                     "--backend mem keeps every layout on the heap: about %.2f GB for %d layouts at %s, and a query"

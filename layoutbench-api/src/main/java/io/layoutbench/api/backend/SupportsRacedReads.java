@@ -27,7 +27,9 @@ public interface SupportsRacedReads {
 
     /**
      * This backend, with the reads it sends to the backends below it raced on {@code network}; this backend itself
-     * where racing cannot shorten reads on that network.
+     * where it cannot race them: racing cannot shorten reads on that network, or a backend below does not signal
+     * first bytes. A caller that gets this backend back reads as from any backend that does not race (retrieval
+     * hedges its reads late).
      *
      * @param metrics where each copy after the first of a request of this backend's is counted as a hedged request
      */
@@ -36,7 +38,8 @@ public interface SupportsRacedReads {
     /**
      * This backend, with every read it sends to the backends below it raced as {@code copies} copies at once: what
      * retrieval asks for a batch it races ({@link io.layoutbench.api.network.HedgeDelay#racedCopies} chose the count
-     * for the batch's reads), sending each of the batch's reads once through the view.
+     * for the batch's reads), sending each of the batch's reads once through the view. This backend itself where it
+     * cannot race them, as there.
      *
      * <pre>{@code
      * ObjectBackend batchReads = racing.withRacedReads(network, queryMetrics, 3);

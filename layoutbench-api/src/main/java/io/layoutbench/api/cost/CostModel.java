@@ -115,9 +115,9 @@ public final class CostModel {
      * winner's first byte, as retrieval does on a backend that signals first bytes
      * ({@link io.layoutbench.api.backend.SupportsFirstByteSignal}: the simulated network; on another it hedges late,
      * and this under-predicts such a batch). A cold run's metadata reads, each a round trip of its own, are raced the
-     * same way where the plan says they may be ({@link RetrievalPlan#racedMetadataReads}), and never hedged late:
-     * each read's copies are {@link HedgeDelay#racedCopiesAlone}'s, as retrieval sends them, and the rounds' time is
-     * priced with the copies most of them get.
+     * same way where the plan's reads may be, and never hedged late: each read's copies are
+     * {@link HedgeDelay#racedCopiesAlone}'s, as retrieval sends them, and the rounds' time is priced with the copies
+     * most of them get.
      *
      * <p>The client's own work ({@link #clientWork()}): a cold client decodes its metadata before it can plan the
      * data reads, each object's as its read arrives, and half of that work hides behind the metadata rounds' waits
@@ -142,7 +142,7 @@ public final class CostModel {
             List<Long> sent = sizes(plan.metadataRequests(), true);
             int perRound = Math.max(1, (sent.size() + plan.metadataRounds() - 1) / plan.metadataRounds());
             int copies = 0;
-            if (options.hedgesReads() && plan.racedMetadataReads()) {
+            if (options.hedgesReads() && plan.racedReads()) {
                 int[] readsByCopies = new int[HedgeDelay.MAX_RACED_COPIES + 1];
                 for (long size : sent) {
                     int each = HedgeDelay.racedCopiesAlone(network, size);

@@ -22,14 +22,13 @@ import java.util.List;
  * @param payloadBytes     sum of the returned samples' sizes
  * @param metadataRounds   how many round trips the metadata reads take one after another (reads within a round
  *                         are sent together): {@code metadataRequests.size()} when each needs the one before
- * @param racedReads       whether optimized retrieval may race the data reads (send copies of each at once and drop
- *                         the losers at the winner's first byte, {@link QueryOptions#withHedging}): true where the
- *                         reads go to the backend the dataset was opened on or to a store that races them below
- *                         ({@link io.layoutbench.api.backend.SupportsRacedReads}: fac, at its nodes), false where a
- *                         layout reads through a store of its own that can do neither, whose data reads are hedged
+ * @param racedReads       whether optimized retrieval may race the data reads and a cold run's metadata reads (send
+ *                         copies of each at once and drop the losers at the winner's first byte,
+ *                         {@link QueryOptions#withHedging}): true where the reads go to the backend the dataset was
+ *                         opened on, or to a store that races them itself below it
+ *                         ({@link io.layoutbench.api.backend.SupportsRacedReads}: fac, at its nodes); false where a
+ *                         layout reads through a store of its own that can do neither, whose reads are then hedged
  *                         late; the cost model prices what the plan says
- * @param racedMetadataReads whether a cold run's metadata reads may be raced, each alone
- *                         ({@link io.layoutbench.api.network.HedgeDelay#racedCopiesAlone}), on the same terms
  * @param requestsPerTask  how the data requests are sent: retrieval keeps read tasks in flight, not requests, and
  *                         sends a task's requests at once; each entry is how many consecutive data requests one task
  *                         sends (a row group's column chunks in paper-mode L3, a sample's fields in L1; none for a
@@ -39,8 +38,7 @@ import java.util.List;
  *                         retrieval does
  */
 public record RetrievalPlan(List<PlannedRequest> metadataRequests, List<PlannedRequest> dataRequests, long samples,
-        long payloadBytes, int metadataRounds, boolean racedReads, boolean racedMetadataReads,
-        List<Integer> requestsPerTask) {
+        long payloadBytes, int metadataRounds, boolean racedReads, List<Integer> requestsPerTask) {
 
     public RetrievalPlan {
         metadataRequests = List.copyOf(requireNonNull(metadataRequests, "metadataRequests is null"));
@@ -72,19 +70,6 @@ public record RetrievalPlan(List<PlannedRequest> metadataRequests, List<PlannedR
             throw new IllegalArgumentException("metadataRounds must be between 1 and the " + metadataRequests.size()
                     + " metadata requests (0 when there are none), got " + metadataRounds);
         }
-    }
-
-    /**
-     * A plan whose cold metadata reads are raced where its data reads are ({@code racedReads} for both).
-     *
-     * <pre>{@code
-     * RetrievalPlan plan = new RetrievalPlan(footers, chunkReads, 185, 18_000_000L, 2, true, List.of(7, 7));
-     * }</pre>
-     */
-    public RetrievalPlan(List<PlannedRequest> metadataRequests, List<PlannedRequest> dataRequests, long samples,
-            long payloadBytes, int metadataRounds, boolean racedReads, List<Integer> requestsPerTask) {
-        this(metadataRequests, dataRequests, samples, payloadBytes, metadataRounds, racedReads, racedReads,
-                requestsPerTask);
     }
 
     /**
@@ -150,14 +135,14 @@ public record RetrievalPlan(List<PlannedRequest> metadataRequests, List<PlannedR
     }
 
     /**
-     * This plan with its data reads and its metadata reads hedged late, never raced.
+     * This plan with its data reads hedged late, never raced.
      *
      * <pre>{@code
      * RetrievalPlan viaOwnStore = l3Plan.withoutRacedReads();   // a layout whose store cannot drop a loser early
      * }</pre>
      */
     public RetrievalPlan withoutRacedReads() {
-        return new RetrievalPlan(metadataRequests, dataRequests, samples, payloadBytes, metadataRounds, false, false,
+        return new RetrievalPlan(metadataRequests, dataRequests, samples, payloadBytes, metadataRounds, false,
                 requestsPerTask);
     }
 

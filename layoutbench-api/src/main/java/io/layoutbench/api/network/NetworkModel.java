@@ -480,12 +480,7 @@ public final class NetworkModel {
         checkConcurrency(concurrency);
         Map<Transfer, Integer> taskOf = new IdentityHashMap<>();
         int[] requestsLeft = new int[tasks.size()];
-        long[] taskBytes = new long[tasks.size()];
-        for (int t = 0; t < tasks.size(); t++) {
-            for (Long size : tasks.get(t)) {
-                taskBytes[t] += size;
-            }
-        }
+        long[] taskBytes = taskBytes(tasks);
         int sent = 0;
         int handedOver = 0;   // in dataset order: tasks [handedOver, sent) hold the budget
         long held = 0;
@@ -523,6 +518,17 @@ public final class NetworkModel {
         }
     }
 
+    /** The bytes each of {@code tasks} reads. */
+    private static long[] taskBytes(List<List<Long>> tasks) {
+        long[] bytes = new long[tasks.size()];
+        for (int t = 0; t < tasks.size(); t++) {
+            for (Long size : tasks.get(t)) {
+                bytes[t] += size;
+            }
+        }
+        return bytes;
+    }
+
     /**
      * One read of a hedged run: its request, when its hedge is next checked, its copies once sent, and its task's
      * reads not yet done. The original's slot is its task's: held until the task's last read is done, even if the
@@ -556,12 +562,7 @@ public final class NetworkModel {
     private static Expectation runHedged(NetworkModel model, List<List<Long>> tasks, int concurrency, int copies,
             Budget budget) {
         NetworkProfile profile = model.profile();
-        long[] taskBytes = new long[tasks.size()];
-        for (int t = 0; t < tasks.size(); t++) {
-            for (Long size : tasks.get(t)) {
-                taskBytes[t] += size;
-            }
-        }
+        long[] taskBytes = taskBytes(tasks);
         boolean[] taskDone = new boolean[tasks.size()];
         int sent = 0;
         int handedOver = 0;   // in dataset order: tasks [handedOver, sent) hold the budget

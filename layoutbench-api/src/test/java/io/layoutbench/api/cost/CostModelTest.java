@@ -205,29 +205,6 @@ class CostModelTest {
     }
 
     @Test
-    void aPlanMayRaceItsMetadataReadsAndNotItsDataReads() {
-        RetrievalPlan both = new RetrievalPlan(List.of(get("meta", 65_536)), List.of(get("a", 100_000)), 1, 100_000);
-        RetrievalPlan metadataOnly = new RetrievalPlan(both.metadataRequests(), both.dataRequests(), 1, 100_000, 1,
-                false, true, List.of());
-        int footer = HedgeDelay.racedCopiesAlone(NetworkProfiles.T3_MEDIUM, 65_536);
-        QueryOptions hedged = QueryOptions.defaults();
-
-        assertThat(both.racedMetadataReads()).isTrue();
-        assertThat(both.withoutRacedReads().racedMetadataReads()).isFalse();
-        assertThat(new RetrievalPlan(both.metadataRequests(), both.dataRequests(), 1, 100_000, 1, false, List.of())
-                .racedMetadataReads()).as("one flag for both").isFalse();
-        Prediction warm = model.predict(metadataOnly, false, hedged);
-        assertThat(model.predict(metadataOnly, true, hedged).requests()).as("the footer raced, the data read not")
-                .isEqualTo(warm.requests() + footer);
-        assertThat(model.predict(both.withoutRacedReads(), true, hedged).requests()).isLessThan(
-                model.predict(metadataOnly, true, hedged).requests());
-    }
-
-    /**
-     * Reads in flight: as many as the network's pool takes (t3.medium: 297, sized so that 64 KiB reads fill its
-     * link), lowered by the query's cap and by what its byte budget holds of the plan's typical size.
-     */
-    @Test
     void concurrencyIsThePoolWithinTheCapAndTheByteBudget() {
         List<PlannedRequest> rowGroups = List.of(get("a", 60L << 20), get("b", 60L << 20), get("c", 1000));
         List<PlannedRequest> images = new ArrayList<>();

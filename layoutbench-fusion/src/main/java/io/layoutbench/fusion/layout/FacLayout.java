@@ -473,7 +473,7 @@ public final class FacLayout implements StorageLayout, SupportsDistributedWrites
             }
             return new RetrievalPlan(plan.metadataRequests(), plan.dataRequests(), plan.samples(),
                     plan.payloadBytes(), Math.min(plan.metadataRounds() + 1, plan.metadataRequests().size()),
-                    plan.racedReads(), plan.racedMetadataReads(), plan.requestsPerTask());
+                    plan.racedReads(), plan.requestsPerTask());
         }
 
         @Override
@@ -515,7 +515,7 @@ public final class FacLayout implements StorageLayout, SupportsDistributedWrites
         // Raced as L3's are, by the store, at its nodes (FacBackend.withRacedReads): its cold metadata reads each
         // alone, a data batch that retrieval races with the batch's copies.
         return new RetrievalPlan(markedMetadata, markedData, plan.samples(), plan.payloadBytes(),
-                plan.metadataRounds(), plan.racedReads(), plan.racedMetadataReads(), plan.requestsPerTask());
+                plan.metadataRounds(), plan.racedReads(), plan.requestsPerTask());
     }
 
     /**

@@ -10,6 +10,7 @@ import io.layoutbench.api.backend.ObjectKeys;
 import io.layoutbench.api.backend.ObjectNotFoundException;
 import io.layoutbench.api.backend.RangeNotSatisfiableException;
 import io.layoutbench.api.backend.StorageException;
+import io.layoutbench.api.backend.SupportsFirstByteSignal;
 import io.layoutbench.api.backend.SupportsRacedReads;
 import io.layoutbench.api.layout.PlannedRequest;
 import io.layoutbench.api.metrics.RequestKind;
@@ -73,7 +74,8 @@ import java.util.stream.Stream;
  * {@code UnitCache}, up to 16 MiB, gone with the view), so a query that reads thousands of small metadata chunks
  * packed into the same blocks reads each unit from its node once; views of that view share it too. The backend
  * itself keeps no unit, so what it reads after another writer replaced an object is the new object. A query's view
- * races the reads it sends to the nodes when asked to ({@link #withRacedReads}: a cold query's metadata reads).
+ * races the reads it sends to the nodes when asked to ({@link #withRacedReads}: a cold query's metadata reads, a
+ * small batch of data reads), where the nodes signal first bytes.
  *
  * <p><b>Inside</b>: this class checks arguments, counts requests and delegates, each concern to a package-private
  * class: {@code StripeWriter} (put), {@code ManifestStore} (manifest replicas and the cache), {@code BlockReader}
@@ -475,36 +477,37 @@ public final class FacBackend implements ObjectBackend, SupportsRacedReads {
      * nothing: a small read's copies would wait on the one node read of its units, and a copy cannot be dropped at its
      * first byte. Here each block read is raced to its node, below the unit cache, as a single read on an idle link
      * is ({@link io.layoutbench.api.network.HedgeDelay#racedCopiesAlone}), and each location map is read from as many
-     * of its replicas at once, the first to answer kept. Nodes that do not signal first bytes are read once, as are
-     * all on a network where a race cannot pay; the view is then this one.
+     * of its replicas at once, the first to answer kept. This view itself where the store cannot race: a node does not
+     * signal first bytes ({@link SupportsFirstByteSignal}: files, S3, Flight), or a race cannot pay on
+     * {@code network}. On the store itself (not a query's view), the raced view is a unit of work of its own, as
+     * {@link #withMetrics} makes.
      *
      * <pre>{@code
      * FacBackend query = fac.withMetrics(queryMetrics);
      * ObjectBackend metadataReads = query.withRacedReads(NetworkProfiles.get("t3.medium"), queryMetrics);
      * }</pre>
      *
-     * @param metrics where each copy of a block read after the first is counted as a hedged request
+     * @param metrics where each copy of a block read after the first is counted as a request and a hedged one
      */
     @Override
     public ObjectBackend withRacedReads(NetworkProfile network, RequestMetrics metrics) {
         requireNonNull(network, "network is null");
         requireNonNull(metrics, "metrics is null");
-        if (!HedgeDelay.worthwhile(network)) {
-            return this;
-        }
-        return new FacBackend(this, this.metrics, new RacedNodeReads(network, metrics, 0));
+        return canRace(network) ? new FacBackend(this, this.metrics, new RacedNodeReads(network, metrics, 0)) : this;
     }
 
     /**
-     * {@link #withRacedReads(NetworkProfile, RequestMetrics)}, every block read raced as {@code copies} copies at once:
-     * the view retrieval reads a batch through when it has chosen to race it
-     * ({@link io.layoutbench.api.network.HedgeDelay#racedCopies}), sending each of the batch's reads once. Each copy is
-     * a node read of its own, cancelled at the winner's first byte; the requests that share a unit share one raced
-     * node read.
+     * {@link #withRacedReads(NetworkProfile, RequestMetrics)}, every block read raced as {@code copies} copies at once
+     * (one, over the network's bandwidth-delay product): the view retrieval reads a batch through when it has chosen
+     * to race it ({@link io.layoutbench.api.network.HedgeDelay#racedCopies}), sending each of the batch's reads once.
+     * Each copy is a node read of its own, cancelled at the winner's first byte; the requests that share a unit share
+     * one raced node read. This view itself where the store cannot race, as there.
      *
      * <pre>{@code
      * ObjectBackend batchReads = fac.withMetrics(queryMetrics).withRacedReads(network, queryMetrics, 3);
      * }</pre>
+     *
+     * @throws IllegalArgumentException if {@code copies} is below 2
      */
     @Override
     public ObjectBackend withRacedReads(NetworkProfile network, RequestMetrics metrics, int copies) {
@@ -513,7 +516,21 @@ public final class FacBackend implements ObjectBackend, SupportsRacedReads {
         if (copies < 2) {
             throw new IllegalArgumentException("A race sends at least 2 copies of a read, got " + copies);
         }
-        return new FacBackend(this, this.metrics, new RacedNodeReads(network, metrics, copies));
+        return canRace(network) ? new FacBackend(this, this.metrics, new RacedNodeReads(network, metrics, copies))
+                : this;
+    }
+
+    /** Whether a race can pay on {@code network} and every node can say when a response starts, as it now is. */
+    private boolean canRace(NetworkProfile network) {
+        if (!HedgeDelay.worthwhile(network)) {
+            return false;
+        }
+        for (ObjectBackend node : nodes.all()) {
+            if (!(node instanceof SupportsFirstByteSignal)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Stops the write threads and, if this backend owns them, closes the nodes. Views do nothing. */

@@ -51,7 +51,10 @@ final class RacedNodeReads {
 
     /** {@code range} of {@code key} on {@code node}, raced. */
     CompletableFuture<ByteBuffer> readRange(ObjectBackend node, String key, ByteRange range) {
-        int count = copies > 0 ? copies : HedgeDelay.racedCopiesAlone(network, range.length());
+        // A batch's copies, but not for a read over the bandwidth-delay product (a lazily read blob, read after its
+        // batch): the link bounds it, not a latency draw.
+        int count = copies > 0 && range.length() <= network.bandwidthDelayProduct() ? copies
+                : HedgeDelay.racedCopiesAlone(network, range.length());
         if (count < 2 || !(node instanceof SupportsFirstByteSignal signalling)) {
             return node.readRangeAsync(key, range);
         }

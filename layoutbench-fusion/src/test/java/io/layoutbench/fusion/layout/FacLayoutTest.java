@@ -217,7 +217,6 @@ class FacLayoutTest {
                 RetrievalPlan plan = dataset.plan(io.layoutbench.api.predicate.Query.parse(query.sql()),
                         QueryOptions.defaults().withMode(mode));
                 assertThat(plan.racedReads()).isTrue();
-                assertThat(plan.racedMetadataReads()).isTrue();
                 // Its requests marked shared by the store, sent in L3's read tasks: paper mode's are row groups.
                 if (mode == RetrievalMode.PAPER && !plan.dataRequests().isEmpty()) {
                     assertThat(plan.requestsPerTask()).as("%s", query.id()).isNotEmpty()

@@ -115,7 +115,7 @@ class FacRacedReadsTest {
     }
 
     @Test
-    void withoutJitterTheViewIsItselfAndOverNodesThatDoNotSignalEachReadGoesOnce() {
+    void withoutJitterOrOverNodesThatDoNotSignalTheViewIsItselfAndEachReadGoesOnce() {
         try (FacBackend fac = open()) {
             FacBackend query = fac.withMetrics(RequestMetrics.NONE);
             assertThat(query.withRacedReads(NetworkProfiles.T3_MEDIUM.withLatencyJitter(0), RequestMetrics.NONE))
@@ -128,7 +128,10 @@ class FacRacedReadsTest {
         }
         QueryMetrics metrics = new QueryMetrics();
         try (FacBackend fac = FacBackend.create(plainNodes, FacOptions.builder().checksumUnit(UNIT).build(), false)) {
-            ObjectBackend raced = fac.withMetrics(metrics).withRacedReads(NetworkProfiles.T3_MEDIUM, metrics);
+            FacBackend query = fac.withMetrics(metrics);
+            ObjectBackend raced = query.withRacedReads(NetworkProfiles.T3_MEDIUM, metrics);
+            assertThat(raced).as("it cannot race: retrieval hedges its reads late").isSameAs(query);
+            assertThat(query.withRacedReads(NetworkProfiles.T3_MEDIUM, metrics, 3)).isSameAs(query);
 
             assertThat(raced.readRange(KEY, ByteRange.of(10, 100))).isEqualTo(ByteBuffer.wrap(object, 10, 100));
         }

@@ -65,7 +65,8 @@ public final class RacedReads extends ForwardingObjectBackend {
 
     /**
      * {@code backend} with its ranged reads raced, if it signals first bytes and {@code options} hedge reads on a
-     * network with latency jitter; otherwise {@code backend} itself.
+     * network with latency jitter; a store that races its own reads below it ({@link SupportsRacedReads}) gives its
+     * raced view where it hedges; otherwise {@code backend} itself.
      *
      * @param metrics where each copy after the first is counted as a hedged request
      */

@@ -70,7 +70,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * loser would move its whole body, and its reads are hedged late instead. A store built over other backends that
  * races its own reads to them ({@link SupportsRacedReads}: the FAC store, whose copies above it would wait on one node
  * read) is asked for a view racing every read below with the batch's copies, and each request goes once through it,
- * neither copied nor hedged here.
+ * neither copied nor hedged here; one that cannot race (its nodes do not signal first bytes) is hedged late.
  *
  * <pre>{@code
  * QueryMetrics metrics = new QueryMetrics();
@@ -136,15 +136,20 @@ public final class StreamingRetrieval implements SampleStream {
                 : backend instanceof SupportsFirstByteSignal || backend instanceof SupportsRacedReads
                 ? HedgeDelay.racedCopies(hedging, requestSizes,
                         options.readsInFlight(requestSizes.stream().mapToLong(Long::longValue))) : 1;
-        if (raced > 1 && backend instanceof SupportsRacedReads store) {
+        ObjectBackend racingBelow = raced > 1 && backend instanceof SupportsRacedReads store
+                ? store.withRacedReads(hedging, metrics, raced) : backend;
+        if (racingBelow != backend) {
             // The store races each read below, where a copy is a read of its own: each goes once from here.
-            this.backend = store.withRacedReads(hedging, metrics, raced);
+            this.backend = racingBelow;
             this.hedgedNetwork = null;
             this.racedCopies = 1;
         } else {
             this.backend = backend;
             this.hedgedNetwork = hedging;
-            this.racedCopies = raced;
+            // A store that cannot race below (its nodes do not signal first bytes) is hedged late, as any backend
+            // that does not signal.
+            this.racedCopies = backend instanceof SupportsRacedReads && !(backend instanceof SupportsFirstByteSignal)
+                    ? 1 : raced;
         }
         // The paper's mode keeps its concurrency fixed, as the paper ran; optimized adapts it while the query runs.
         this.window = options.mode() == RetrievalMode.OPTIMIZED

@@ -335,6 +335,28 @@ class StreamingRetrievalTest {
     }
 
     @Test
+    void aStoreThatCannotRaceBelowIsHedgedLateAsABackendThatDoesNotSignal() {
+        ControlledBackend below = new ControlledBackend(2000);
+        RacingStore store = new RacingStore(below, null, null);   // its nodes do not signal: it returns itself
+        ManualTimer timer = new ManualTimer();
+        List<ReadTask> tasks = List.of(task("a", 0, 1000, "s0"), task("a", 1000, 1000, "s1"));
+        QueryMetrics metrics = new QueryMetrics();
+        metrics.start();
+
+        try (StreamingRetrieval stream = StreamingRetrieval.start(store, tasks, QueryOptions.defaults(), metrics,
+                timer, 3)) {
+            assertThat(store.copies).as("asked").isEqualTo(3);
+            assertThat(below.calls).as("each read once").hasSize(2);
+            assertThat(timer.hedges).as("a hedge timer per read").hasSize(2);
+
+            below.answerAll();
+            List<Sample> samples = new ArrayList<>();
+            stream.forEachRemaining(samples::add);
+            assertThat(samples).extracting(Sample::filename).containsExactly("s0", "s1");
+        }
+    }
+
+    @Test
     void aRacedCopysFirstByteAbandonsTheOthersAndTheCopiesNotYetSent() {
         ControlledBackend store = new ControlledBackend(2000);
         ManualTimer timer = new ManualTimer();
