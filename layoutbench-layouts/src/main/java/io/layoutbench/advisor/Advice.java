@@ -17,12 +17,14 @@ import java.util.List;
  * @param profile         the network preset the predictions are for
  * @param cold            whether each query was priced on a fresh client (metadata loads included)
  * @param concurrency     requests in flight per query
+ * @param maxBufferedBytes each query's byte budget ({@link io.layoutbench.api.layout.QueryOptions#maxBufferedBytes}):
+ *                        what it was priced with, as it bounds the reads in flight on a fast link
  * @param prices          the prices of transfer and requests
  * @param elapsedSeconds  how long modelling took
  * @param ranked          the settings, best first
  */
 public record Advice(String dataset, int samples, long payloadBytes, Workload workload, Objective objective,
-        String profile, boolean cold, int concurrency, Prices prices, double elapsedSeconds,
+        String profile, boolean cold, int concurrency, long maxBufferedBytes, Prices prices, double elapsedSeconds,
         List<Recommendation> ranked) {
 
     public Advice {
@@ -31,6 +33,9 @@ public record Advice(String dataset, int samples, long payloadBytes, Workload wo
         requireNonNull(objective, "objective is null");
         requireNonNull(profile, "profile is null");
         requireNonNull(prices, "prices is null");
+        if (maxBufferedBytes < 1) {
+            throw new IllegalArgumentException("maxBufferedBytes must be positive, got " + maxBufferedBytes);
+        }
         ranked = List.copyOf(requireNonNull(ranked, "ranked is null"));
     }
 

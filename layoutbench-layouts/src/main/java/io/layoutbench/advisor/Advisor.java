@@ -67,6 +67,7 @@ public final class Advisor {
     private final NetworkProfile network;
     private final Prices prices;
     private final int concurrency;
+    private final long maxBufferedBytes;
     private final CostModel costModel;
     private final List<StorageLayout> layouts;
     private final Map<String, List<Map<String, String>>> references;
@@ -77,6 +78,7 @@ public final class Advisor {
         this.network = builder.network;
         this.prices = builder.prices;
         this.concurrency = builder.concurrency;
+        this.maxBufferedBytes = builder.maxBufferedBytes;
         this.costModel = new CostModel(prices, network);
         this.layouts = List.copyOf(builder.layouts != null ? builder.layouts : modelledLayouts());
         this.references = Map.copyOf(builder.references);
@@ -147,7 +149,7 @@ public final class Advisor {
         }
         ranked = Reasons.explain(ranked, objective, cold);
         return new Advice(data.name(), data.sampleCount(), data.payloadBytes(), workload, objective, network.name(),
-                cold, concurrency, prices, (System.nanoTime() - started) / 1e9, ranked);
+                cold, concurrency, maxBufferedBytes, prices, (System.nanoTime() - started) / 1e9, ranked);
     }
 
     private List<Query> parse(Workload workload) {
@@ -214,7 +216,8 @@ public final class Advisor {
     }
 
     private QueryOptions defaultOptions() {
-        return QueryOptions.defaults().withNetwork(network).withMaxConcurrency(concurrency);
+        return QueryOptions.defaults().withNetwork(network).withMaxConcurrency(concurrency)
+                .withMaxBufferedBytes(maxBufferedBytes);
     }
 
     /** The coalescing gaps to try without a read budget, with what each is. */
@@ -327,6 +330,7 @@ public final class Advisor {
         private NetworkProfile network = NetworkProfiles.T3_MEDIUM;
         private Prices prices = Prices.s3Standard();
         private int concurrency = QueryOptions.DEFAULT_MAX_CONCURRENCY;
+        private long maxBufferedBytes = QueryOptions.defaultMaxBufferedBytes();
         private List<StorageLayout> layouts;
         private final Map<String, List<Map<String, String>>> references = new LinkedHashMap<>();
         private Progress progress = Progress.NONE;
@@ -353,6 +357,18 @@ public final class Advisor {
                 throw new IllegalArgumentException("concurrency must be at least 1, got " + concurrency);
             }
             this.concurrency = concurrency;
+            return this;
+        }
+
+        /**
+         * Each query's byte budget (default {@link QueryOptions#defaultMaxBufferedBytes()}, which follows this JVM's
+         * heap): give the budget of the job being advised, as it bounds the reads in flight on a fast link.
+         */
+        public Builder maxBufferedBytes(long maxBufferedBytes) {
+            if (maxBufferedBytes < 1) {
+                throw new IllegalArgumentException("maxBufferedBytes must be positive, got " + maxBufferedBytes);
+            }
+            this.maxBufferedBytes = maxBufferedBytes;
             return this;
         }
 

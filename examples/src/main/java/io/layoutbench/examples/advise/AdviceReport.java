@@ -42,10 +42,10 @@ public final class AdviceReport {
         out.append(String.format(Locale.ROOT, "Advice for %s: %,d samples, %.2f GB%n", advice.dataset(),
                 advice.samples(), advice.payloadBytes() / 1e9));
         out.append("Workload: ").append(advice.workload().describe()).append('\n');
-        out.append(String.format(Locale.ROOT, "Priced %s on %s, %d requests in flight, $%.2f/GB transfer; "
-                        + "objective: %s%n", advice.cold() ? "cold (a fresh client per query)"
+        out.append(String.format(Locale.ROOT, "Priced %s on %s, %d requests in flight, %d MiB byte budget, "
+                        + "$%.2f/GB transfer; objective: %s%n", advice.cold() ? "cold (a fresh client per query)"
                         : "warm (metadata cached)", advice.profile(), advice.concurrency(),
-                advice.prices().transferPerGb(), advice.objective().describe()));
+                advice.maxBufferedBytes() >> 20, advice.prices().transferPerGb(), advice.objective().describe()));
         out.append(String.format(Locale.ROOT, "Modelled %d settings from the metadata alone (no sample read) in "
                 + "%.1f s.%n%n", advice.ranked().size(), advice.elapsedSeconds()));
 
@@ -105,6 +105,7 @@ public final class AdviceReport {
         settings.put("profile", advice.profile());
         settings.put("run", advice.cold() ? "cold" : "warm");
         settings.put("concurrency", advice.concurrency());
+        settings.put("max_buffered_bytes", advice.maxBufferedBytes());
         settings.put("prices", advice.prices());
         settings.put("elapsed_seconds", advice.elapsedSeconds());
 

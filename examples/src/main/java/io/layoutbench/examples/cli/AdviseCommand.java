@@ -22,6 +22,7 @@ import io.layoutbench.examples.bench.DatasetSource;
 import io.layoutbench.examples.bench.DatasetStore;
 import io.layoutbench.examples.bench.LayoutSettings;
 import io.layoutbench.examples.bench.Progress;
+import io.layoutbench.layouts.common.LayoutOptions;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -123,6 +124,12 @@ final class AdviseCommand implements Callable<Integer> {
                     + " Default: ${DEFAULT-VALUE}.")
     int concurrency;
 
+    @Option(names = "--max-buffered", paramLabel = "SIZE",
+            description = "Each query's byte budget in the job being advised: bytes of reads launched and not yet"
+                    + " handed over, which bound its reads in flight on a fast link. Default: the library's for this"
+                    + " JVM's heap, a quarter of it, at most 256MB (give the job's own when its heap differs).")
+    String maxBuffered;
+
     @Option(names = "--transfer-usd-per-gb", paramLabel = "USD", defaultValue = "0.09",
             description = "Price of a GB transferred out of the store (the paper: 0.09; 0 for a client in the "
                     + "same region). Default: ${DEFAULT-VALUE}.")
@@ -148,6 +155,13 @@ final class AdviseCommand implements Callable<Integer> {
         if (top < 0) {
             throw usage("--top must be >= 0, got " + top);
         }
+        long maxBufferedBytes;
+        try {
+            maxBufferedBytes = maxBuffered == null ? QueryOptions.defaultMaxBufferedBytes()
+                    : LayoutOptions.parseSize("--max-buffered", maxBuffered);
+        } catch (IllegalArgumentException e) {
+            throw usage(e.getMessage());
+        }
         List<String> layouts = layouts();
         // Q2's LIMIT follows the scale; a user's dataset gets mini's, as it gets mini's file sizes.
         ImageNetScale scale = datasetName == null ? dataset.scale() : ImageNetScale.MINI;
@@ -166,7 +180,7 @@ final class AdviseCommand implements Callable<Integer> {
         }
         Advisor.Builder builder = Advisor.builder(data).network(profile)
                 .prices(Prices.s3Standard().withTransferPerGb(transferPrice)).concurrency(concurrency)
-                .layouts(layouts);
+                .maxBufferedBytes(maxBufferedBytes).layouts(layouts);
         for (String layout : layouts) {
             // The paper's settings for the scale are priced too, paper retrieval included, and marked with a *.
             builder.referenceSettings(layout, LayoutSettings.paperDefaults(layout, scale));

@@ -6,6 +6,7 @@ import io.layoutbench.api.backend.ObjectBackend;
 import io.layoutbench.api.backend.ObjectBackends;
 import io.layoutbench.api.dataset.MetadataSchema;
 import io.layoutbench.api.layout.DatasetWriter;
+import io.layoutbench.api.layout.QueryOptions;
 import io.layoutbench.api.layout.StorageLayouts;
 import io.layoutbench.datasets.synthetic.ImageNetScale;
 import io.layoutbench.datasets.synthetic.SyntheticImageNet;
@@ -58,6 +59,8 @@ class AdviseCommandTest {
                 .contains("Per query, #1");
         JsonNode tree = new ObjectMapper().readTree(json.toFile());
         assertThat(tree.path("settings").path("objective").asText()).isEqualTo("time");
+        assertThat(tree.path("settings").path("max_buffered_bytes").asLong())
+                .as("the library's default for this JVM").isEqualTo(QueryOptions.defaultMaxBufferedBytes());
         JsonNode ranked = tree.path("ranked");
         assertThat(ranked.size()).isGreaterThan(40);
         assertThat(ranked.get(0).path("rank").asInt()).isEqualTo(1);
@@ -68,6 +71,18 @@ class AdviseCommandTest {
             assertThat(row.path("score").asDouble()).isGreaterThanOrEqualTo(previous);
             previous = row.path("score").asDouble();
         }
+    }
+
+    @Test
+    void theByteBudgetIsTheAdvisedJobsWhenGivenAndTheReportSaysWhichItUsed() throws IOException {
+        Path json = dir.resolve("budget.json");
+        Run run = run("advise", "--scale", "tiny", "--workload", "Q8=1", "--max-buffered", "64MB", "--json",
+                json.toString());
+
+        assertThat(run.exit()).as(run.err()).isZero();
+        assertThat(run.out()).contains("64 MiB byte budget");
+        assertThat(new ObjectMapper().readTree(json.toFile()).path("settings").path("max_buffered_bytes").asLong())
+                .isEqualTo(64L << 20);
     }
 
     @Test
@@ -115,6 +130,7 @@ class AdviseCommandTest {
         "--workload /no/such/workload.tsv|Workload file /no/such/workload.tsv does not exist",
         "--layouts l1,fac|Unknown layout 'fac' for advise",
         "--concurrency 0|--concurrency must be at least 1",
+        "--max-buffered lots|--max-buffered must be a size",
         "--scale huge|'huge'",
         "--profile m5.huge|'m5.huge'",
         "--warm --cold|mutually exclusive",
