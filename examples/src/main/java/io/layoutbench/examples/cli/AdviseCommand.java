@@ -22,7 +22,6 @@ import io.layoutbench.examples.bench.DatasetSource;
 import io.layoutbench.examples.bench.DatasetStore;
 import io.layoutbench.examples.bench.LayoutSettings;
 import io.layoutbench.examples.bench.Progress;
-import io.layoutbench.layouts.common.LayoutOptions;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -124,11 +123,9 @@ final class AdviseCommand implements Callable<Integer> {
                     + " Default: ${DEFAULT-VALUE}.")
     int concurrency;
 
-    @Option(names = "--max-buffered", paramLabel = "SIZE",
-            description = "Each query's byte budget in the job being advised: bytes of reads launched and not yet"
-                    + " handed over, which bound its reads in flight on a fast link. Default: the library's for this"
-                    + " JVM's heap, a quarter of it, at most 256MB (give the job's own when its heap differs).")
-    String maxBuffered;
+    /** The advised job's byte budget: give the job's own when its heap differs from this JVM's. */
+    @Mixin
+    ByteBudgetOption byteBudget;
 
     @Option(names = "--transfer-usd-per-gb", paramLabel = "USD", defaultValue = "0.09",
             description = "Price of a GB transferred out of the store (the paper: 0.09; 0 for a client in the "
@@ -155,13 +152,7 @@ final class AdviseCommand implements Callable<Integer> {
         if (top < 0) {
             throw usage("--top must be >= 0, got " + top);
         }
-        long maxBufferedBytes;
-        try {
-            maxBufferedBytes = maxBuffered == null ? QueryOptions.defaultMaxBufferedBytes()
-                    : LayoutOptions.parseSize("--max-buffered", maxBuffered);
-        } catch (IllegalArgumentException e) {
-            throw usage(e.getMessage());
-        }
+        long maxBufferedBytes = byteBudget.value(spec.commandLine());
         List<String> layouts = layouts();
         // Q2's LIMIT follows the scale; a user's dataset gets mini's, as it gets mini's file sizes.
         ImageNetScale scale = datasetName == null ? dataset.scale() : ImageNetScale.MINI;

@@ -20,7 +20,6 @@ import io.layoutbench.examples.report.BenchReport;
 import io.layoutbench.examples.report.Charts;
 import io.layoutbench.examples.report.FileReports;
 import io.layoutbench.examples.report.TerminalReport;
-import io.layoutbench.layouts.common.LayoutOptions;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -135,14 +134,10 @@ final class BenchCommand implements Callable<Integer> {
     @Mixin
     ReadBudgetOption readBudget;
 
-    @Option(names = "--max-buffered", paramLabel = "SIZE",
-            description = "Bytes of reads a query has launched and not yet handed over, at most: its memory, and what"
-                    + " bounds its reads in flight on a fast link (in dataset order a late read holds back the"
-                    + " budget of the done ones behind it). Default: the library's, a quarter of the heap, at most"
-                    + " 256MB.")
-    String maxBuffered;
+    @Mixin
+    ByteBudgetOption byteBudget;
 
-    /** {@link #maxBuffered}, parsed. */
+    /** {@link #byteBudget}, parsed. */
     private long maxBufferedBytes;
 
     @Option(names = "--no-hedging",
@@ -209,12 +204,7 @@ final class BenchCommand implements Callable<Integer> {
                     + concurrency);
         }
         double maxReadAmplification = readBudget.value(spec.commandLine());
-        try {
-            maxBufferedBytes = maxBuffered == null ? QueryOptions.defaultMaxBufferedBytes()
-                    : LayoutOptions.parseSize("--max-buffered", maxBuffered);
-        } catch (IllegalArgumentException e) {
-            throw new ParameterException(spec.commandLine(), e.getMessage());
-        }
+        maxBufferedBytes = byteBudget.value(spec.commandLine());
         if (latencyJitter != null && (!(latencyJitter >= 0) || Double.isInfinite(latencyJitter))) {
             throw new ParameterException(spec.commandLine(), "--latency-jitter must be >= 0, got " + latencyJitter);
         }
