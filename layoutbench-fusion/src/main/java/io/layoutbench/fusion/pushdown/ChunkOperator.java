@@ -6,6 +6,7 @@ import io.layoutbench.api.backend.ByteRange;
 import io.layoutbench.api.backend.ObjectBackend;
 import io.layoutbench.api.backend.StorageException;
 import io.layoutbench.api.dataset.ColumnVector;
+import io.layoutbench.api.dataset.ColumnVectorBuilder;
 import io.layoutbench.api.predicate.BoundQuery;
 import io.layoutbench.api.predicate.Query;
 import io.layoutbench.fusion.store.FacBackend;
@@ -25,6 +26,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
+import org.roaringbitmap.IntIterator;
 import org.roaringbitmap.RoaringBitmap;
 
 /**
@@ -38,7 +40,9 @@ import org.roaringbitmap.RoaringBitmap;
  *       {@value #OBJECTS} objects.
  *   <li>A chunk decoded for an operation marked {@code keep} is kept for the next operation on it in the same query,
  *       which takes it; kept chunks are bounded by a byte budget, the least recently kept dropped first (a query
- *       that stopped early leaves its chunks to be dropped so).
+ *       that stopped early leaves its chunks to be dropped so). A filter that matched at most a quarter of the rows
+ *       keeps only their values, which is all a later operator of the query can ask for: so a chunk too large for
+ *       the budget (TPC-H's {@code l_comment}, 95 MB decoded a row group) is still decoded once, not twice.
  *   <li>An operation planned with another generation than the store holds when the node first meets it fails, naming
  *       both: the object was replaced during the query. Chunks are read from the blocks of the generation planned
  *       with ({@link FacBackend#readRangeAsync(FacManifest, ByteRange)}), never from another writer's.
@@ -60,12 +64,14 @@ public final class ChunkOperator {
     /** Bytes of decoded chunks kept for later operators when not configured. */
     public static final long DEFAULT_KEEP_BYTES = 64L << 20;
     private static final int OBJECTS = 32;
+    /** A filter keeps only its matched rows' values when they are at most one in this many of the chunk's. */
+    private static final int SUBSET_SHARE = 4;
 
     private final FacBackend store;
     private final long keepBytes;
     private final Object reads = new Object();
     private final Map<String, ObjectState> objects = new LinkedHashMap<>(16, 0.75f, true);
-    private final LinkedHashMap<String, ColumnVector> kept = new LinkedHashMap<>();
+    private final LinkedHashMap<String, Kept> kept = new LinkedHashMap<>();
     private long keptBytes;
 
     /**
@@ -96,33 +102,59 @@ public final class ChunkOperator {
         }
         RowGroupInfo group = object.columns().footer().rowGroup(operation.rowGroup());
         ColumnChunkInfo chunk = group.column(operation.column());
-        Decoded decoded = decoded(node, operation, object, group, chunk);
+        String id = operation.queryId() + "\u0000" + operation.key() + "\u0000" + operation.generation() + "\u0000"
+                + operation.rowGroup() + "\u0000" + operation.column();
+        RoaringBitmap rows = operation.kind() == ChunkOperation.Kind.FILTER ? null : rows(operation);
+        Decoded decoded = decoded(node, id, operation, object, group, chunk, rows);
         long start = System.nanoTime();
         boolean narrow = object.columns().footer().column(operation.column()).physicalType()
                 == PrimitiveTypeName.INT32;
-        ByteBuffer body = switch (operation.kind()) {
-            case FILTER -> filter(object.columns(), operation, decoded.values(), group);
-            case PROJECT -> ProjectedValues.encode(decoded.values(), rows(operation), narrow);
-            case GROUP_KEYS -> GroupKeys.encode(decoded.values(), rows(operation), narrow);
-            case AGGREGATE -> aggregate(operation, decoded.values());
-        };
+        ByteBuffer body;
+        Kept next = decoded.values();
+        if (operation.kind() == ChunkOperation.Kind.FILTER) {
+            RoaringBitmap matches = filter(object.columns(), operation, decoded.values().values(), group);
+            body = serialized(matches);
+            if (operation.keep()) {
+                next = Kept.after(decoded.values().values(), matches);
+            }
+        } else {
+            ColumnVector values = decoded.values().values();
+            RoaringBitmap at = decoded.values().positionsOf(rows);
+            body = switch (operation.kind()) {
+                case PROJECT -> ProjectedValues.encode(values, at, narrow);
+                case GROUP_KEYS -> GroupKeys.encode(values, at, narrow);
+                case AGGREGATE -> aggregate(operation, values, at);
+                case FILTER -> throw new AssertionError();
+            };
+        }
+        if (operation.keep()) {
+            synchronized (kept) {
+                keep(id, next);
+            }
+        }
         return new NodeReply(node, body, decoded.nanos() + System.nanoTime() - start, decoded.fromOtherNodes(),
                 decoded.degraded());
     }
 
-    private static ByteBuffer filter(ObjectColumns columns, ChunkOperation operation, ColumnVector values,
+    /** The rows of the chunk for which the operation's predicate holds. */
+    private static RoaringBitmap filter(ObjectColumns columns, ChunkOperation operation, ColumnVector values,
             RowGroupInfo group) {
         var table = columns.table(Map.of(operation.column(), values), Math.toIntExact(group.rowCount()));
         BoundQuery bound = Query.parse(operation.predicate()).bind(table.schema());
         RoaringBitmap matches = RoaringBitmap.bitmapOf(bound.select(table).toArray());
         matches.runOptimize();
-        ByteBuffer out = ByteBuffer.allocate(matches.serializedSizeInBytes());
-        matches.serialize(out);
+        return matches;
+    }
+
+    private static ByteBuffer serialized(RoaringBitmap rows) {
+        ByteBuffer out = ByteBuffer.allocate(rows.serializedSizeInBytes());
+        rows.serialize(out);
         return out.flip();
     }
 
-    private static ByteBuffer aggregate(ChunkOperation operation, ColumnVector values) {
-        RoaringBitmap rows = rows(operation);
+    /** The partials of {@code values} at {@code at}, the positions of the operation's selected rows. */
+    private static ByteBuffer aggregate(ChunkOperation operation, ColumnVector values, RoaringBitmap at) {
+        RoaringBitmap rows = at;
         int selected = rows.getCardinality();
         if (operation.groups() > Math.max(1, selected)) {
             throw new IllegalArgumentException(operation + " announces " + operation.groups() + " groups for "
@@ -158,17 +190,19 @@ public final class ChunkOperator {
         return rows;
     }
 
-    /** The chunk decoded: kept from an earlier operator of the query, or read now. */
-    private Decoded decoded(int node, ChunkOperation operation, ObjectState object, RowGroupInfo group,
-            ColumnChunkInfo chunk) {
-        String id = operation.queryId() + "\u0000" + operation.key() + "\u0000" + operation.generation() + "\u0000"
-                + operation.rowGroup() + "\u0000" + operation.column();
+    /**
+     * The chunk decoded: kept from an earlier operator of the query, or read now. What was kept serves {@code rows}
+     * (null: every row, for a filter) if it holds them all; else it is dropped and the chunk read again.
+     */
+    private Decoded decoded(int node, String id, ChunkOperation operation, ObjectState object, RowGroupInfo group,
+            ColumnChunkInfo chunk, RoaringBitmap rows) {
         synchronized (kept) {
-            ColumnVector values = kept.remove(id);
+            Kept values = kept.remove(id);
             if (values != null) {
                 keptBytes -= values.estimatedBytes();
-                keep(operation, id, values);
-                return new Decoded(values, 0, false, 0);
+                if (values.holds(rows)) {
+                    return new Decoded(values, 0, false, 0);
+                }
             }
         }
         ByteRange range = chunk.byteRange();
@@ -187,18 +221,15 @@ public final class ChunkOperator {
         }
         ColumnVector values = object.columns().decode(group.index(), operation.column(), bytes);
         long nanos = System.nanoTime() - start;
-        synchronized (kept) {
-            keep(operation, id, values);
-        }
-        return new Decoded(values, fromOthers, degraded, nanos);
+        return new Decoded(Kept.all(values), fromOthers, degraded, nanos);
     }
 
     /** Drops what {@code queryId}'s operators kept: the query ended. */
     public void release(String queryId) {
         String prefix = queryId + "\u0000";
         synchronized (kept) {
-            for (Iterator<Map.Entry<String, ColumnVector>> it = kept.entrySet().iterator(); it.hasNext(); ) {
-                Map.Entry<String, ColumnVector> entry = it.next();
+            for (Iterator<Map.Entry<String, Kept>> it = kept.entrySet().iterator(); it.hasNext(); ) {
+                Map.Entry<String, Kept> entry = it.next();
                 if (entry.getKey().startsWith(prefix)) {
                     keptBytes -= entry.getValue().estimatedBytes();
                     it.remove();
@@ -207,13 +238,14 @@ public final class ChunkOperator {
         }
     }
 
-    private void keep(ChunkOperation operation, String id, ColumnVector values) {
-        if (!operation.keep() || values.estimatedBytes() > keepBytes) {
+    /** Keeps {@code values} under {@code id} if they fit the budget, dropping the least recently kept to fit. */
+    private void keep(String id, Kept values) {
+        if (values.estimatedBytes() > keepBytes) {
             return;
         }
         kept.put(id, values);
         keptBytes += values.estimatedBytes();
-        for (Iterator<ColumnVector> oldest = kept.values().iterator(); keptBytes > keepBytes; ) {
+        for (Iterator<Kept> oldest = kept.values().iterator(); keptBytes > keepBytes; ) {
             keptBytes -= oldest.next().estimatedBytes();
             oldest.remove();
         }
@@ -272,6 +304,63 @@ public final class ChunkOperator {
     }
 
     /** A chunk decoded; {@code nanos} is what reading and decoding it took (0 when it was kept). */
-    private record Decoded(ColumnVector values, long fromOtherNodes, boolean degraded, long nanos) {
+    private record Decoded(Kept values, long fromOtherNodes, boolean degraded, long nanos) {
+    }
+
+    /**
+     * A chunk's values kept for a later operator of the query: all of them ({@code rows} null), or those of the rows a
+     * filter matched, in row order. A filter's matches are all a later operator can ask for, since the query's
+     * selected rows are the AND of its filters; a chunk too large for the budget so still serves its projection.
+     */
+    record Kept(ColumnVector values, RoaringBitmap rows) {
+
+        /** Every value of the chunk, row i at position i. */
+        static Kept all(ColumnVector values) {
+            return new Kept(values, null);
+        }
+
+        /**
+         * What a filter that matched {@code matches} keeps: the matched rows' values when they are at most
+         * {@code 1 / SUBSET_SHARE} of the chunk's (the copy is short, the saving large), else all of them.
+         */
+        static Kept after(ColumnVector values, RoaringBitmap matches) {
+            if ((long) matches.getCardinality() * SUBSET_SHARE > values.size()) {
+                return all(values);
+            }
+            ColumnVectorBuilder subset = ColumnVectorBuilder.of(values.type(), matches.getCardinality());
+            for (IntIterator it = matches.getIntIterator(); it.hasNext(); ) {
+                subset.append(values, it.next());
+            }
+            return new Kept(subset.build(), matches);
+        }
+
+        /** Whether these values hold every row of {@code wanted} (null: every row of the chunk). */
+        boolean holds(RoaringBitmap wanted) {
+            return rows == null || wanted != null && RoaringBitmap.andNotCardinality(wanted, rows) == 0;
+        }
+
+        /** Where the rows of {@code wanted}, all held, are among these values. */
+        RoaringBitmap positionsOf(RoaringBitmap wanted) {
+            if (rows == null) {
+                return wanted;
+            }
+            RoaringBitmap at = new RoaringBitmap();
+            IntIterator held = rows.getIntIterator();
+            int position = -1;
+            int row = -1;
+            for (IntIterator it = wanted.getIntIterator(); it.hasNext(); ) {
+                int next = it.next();
+                while (row < next) {   // every wanted row is held: holds() was asked first
+                    row = held.next();
+                    position++;
+                }
+                at.add(position);
+            }
+            return at;
+        }
+
+        long estimatedBytes() {
+            return values.estimatedBytes() + (rows == null ? 0 : rows.getLongSizeInBytes());
+        }
     }
 }
