@@ -30,6 +30,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.SplittableRandom;
 import java.util.concurrent.Callable;
 
 import picocli.CommandLine.Command;
@@ -46,7 +47,8 @@ import picocli.CommandLine.Spec;
         description = {"Fusion against the baseline on TPC-H lineitem (Snappy, dictionary): SELECT col FROM lineitem "
                 + "WHERE col < v at 1%% selectivity for every column; a selectivity sweep on l_extendedprice and "
                 + "l_linestatus (the paper's columns 5 and 9); TPC-H Q1 and Q6 whole (GROUP BY, sums). Median "
-                + "and p99 modelled latency over --runs runs, and the bytes that crossed the network.",
+                + "and p99 modelled latency over --runs runs (the two systems in turn, each first every other run), "
+                + "the median cut with a 95%% bootstrap interval, and the bytes that crossed the network.",
             "Both stores are RS(9,6) over nine directories; Fusion's with FAC (no chunk split), the baseline's with "
                     + "fixed blocks. Storage nodes run in-process, timed one operation at a time; the network is "
                     + "modelled (--link-gbps, --rpc-micros). With --cluster the blocks live on a cluster's node "
@@ -56,6 +58,9 @@ final class FusionBenchCommand implements Callable<Integer> {
 
     private static final String KEY = "tpch/lineitem.parquet";
     private static final List<Double> SWEEP = List.of(0.01, 0.05, 0.10, 0.25, 0.50, 0.75, 1.00);
+    /** Resamples of the runs for a median cut's interval; fixed seed, so a run's tables are reproducible from it. */
+    private static final int BOOTSTRAP_RESAMPLES = 2000;
+    private static final long BOOTSTRAP_SEED = 20261203L;
 
     @Spec
     CommandSpec spec;
@@ -302,11 +307,12 @@ final class FusionBenchCommand implements Callable<Integer> {
 
         void header(String title) {
             String head = "\n### " + title + "\n\n| query | selectivity | Fusion median ms | Fusion p99 ms | "
-                    + "baseline median ms | baseline p99 ms | median cut | p99 cut | Fusion MB | baseline MB | "
-                    + "traffic ratio | projections pushed / fetched | plan |"
+                    + "baseline median ms | baseline p99 ms | median cut | median cut, 95% interval | p99 cut | "
+                    + "Fusion MB | baseline MB | traffic ratio | projections pushed / fetched | plan |"
                     + (wallClock ? " Fusion wall median ms | Fusion wall p99 ms | baseline wall median ms | "
                             + "baseline wall p99 ms |" : "") + "\n"
-                    + "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|" + (wallClock ? "--:|--:|--:|--:|" : "");
+                    + "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|"
+                    + (wallClock ? "--:|--:|--:|--:|" : "");
             out.println(head);
             out.flush();
             tables.append(head).append('\n');
@@ -338,24 +344,32 @@ final class FusionBenchCommand implements Callable<Integer> {
             PushdownResult fused = null;
             PushdownReport assembled = null;
             for (int r = 0; r < runs; r++) {
-                long start = System.nanoTime();
-                fused = fusion.execute(KEY, sql, fusionMode);
-                fusionWall[r] = System.nanoTime() - start;
-                fusionNanos[r] = fused.report().latency().toNanos();
-                start = System.nanoTime();
-                assembled = baseline.execute(KEY, sql, PushdownMode.BASELINE).report();
-                baselineWall[r] = System.nanoTime() - start;
-                baselineNanos[r] = assembled.latency().toNanos();
+                // Each system goes first in every other pair, so that neither always inherits the other's garbage
+                // or warms the caches for it.
+                for (int turn = 0; turn < 2; turn++) {
+                    long start = System.nanoTime();
+                    if ((turn == 0) == (r % 2 == 0)) {
+                        fused = fusion.execute(KEY, sql, fusionMode);
+                        fusionWall[r] = System.nanoTime() - start;
+                        fusionNanos[r] = fused.report().latency().toNanos();
+                    } else {
+                        assembled = baseline.execute(KEY, sql, PushdownMode.BASELINE).report();
+                        baselineWall[r] = System.nanoTime() - start;
+                        baselineNanos[r] = assembled.latency().toNanos();
+                    }
+                }
             }
             PushdownReport report = fused.report();
             double fm = percentile(fusionNanos, 0.5);
             double fp = percentile(fusionNanos, 0.99);
             double bm = percentile(baselineNanos, 0.5);
             double bp = percentile(baselineNanos, 0.99);
-            String row = String.format(Locale.ROOT, "| %s | %.2f%% | %.1f | %.1f | %.1f | %.1f | %.0f%% | %.0f%% | "
-                    + "%.2f | %.2f | %.1fx | %d / %d | %s |", name,
+            double[] cut = medianCutInterval(fusionNanos, baselineNanos);
+            String row = String.format(Locale.ROOT, "| %s | %.2f%% | %.1f | %.1f | %.1f | %.1f | %.0f%% | %.0f%% to "
+                    + "%.0f%% | %.0f%% | %.2f | %.2f | %.1fx | %d / %d | %s |", name,
                     100.0 * (selected < 0 ? fused.rows().rowCount() : selected) / rows, fm / 1e6,
-                    fp / 1e6, bm / 1e6, bp / 1e6, 100 * (1 - fm / bm), 100 * (1 - fp / bp),
+                    fp / 1e6, bm / 1e6, bp / 1e6, 100 * (1 - fm / bm), 100 * cut[0], 100 * cut[1],
+                    100 * (1 - fp / bp),
                     report.networkBytes() / 1e6, assembled.networkBytes() / 1e6,
                     (double) assembled.networkBytes() / report.networkBytes(), report.projectionsPushed(),
                     report.projectionsFetched(), report.plan().kind().label())
@@ -375,6 +389,31 @@ final class FusionBenchCommand implements Callable<Integer> {
             out.println(text);
             out.flush();
             tables.append(text).append('\n');
+        }
+
+        /**
+         * A 95% interval of the median cut (1 - Fusion's median / the baseline's), by the percentile bootstrap over
+         * the runs, each run's pair of measurements resampled together (they ran side by side, so the machine's slow
+         * moments hit both). It says how far this machine's noise lets the cut be read: two plans that are the same
+         * algorithm on the same bytes measure a cut near 0 with an interval of a few percent either side.
+         */
+        static double[] medianCutInterval(long[] fusionNanos, long[] baselineNanos) {
+            int n = fusionNanos.length;
+            double[] cuts = new double[BOOTSTRAP_RESAMPLES];
+            SplittableRandom random = new SplittableRandom(BOOTSTRAP_SEED);
+            long[] f = new long[n];
+            long[] b = new long[n];
+            for (int i = 0; i < cuts.length; i++) {
+                for (int j = 0; j < n; j++) {
+                    int run = random.nextInt(n);
+                    f[j] = fusionNanos[run];
+                    b[j] = baselineNanos[run];
+                }
+                cuts[i] = 1 - percentile(f, 0.5) / percentile(b, 0.5);
+            }
+            Arrays.sort(cuts);
+            int last = cuts.length - 1;
+            return new double[] {cuts[(int) (0.025 * last)], cuts[(int) Math.ceil(0.975 * last)]};
         }
 
         private static double percentile(long[] values, double p) {
