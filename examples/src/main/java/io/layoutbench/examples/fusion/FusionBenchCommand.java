@@ -48,7 +48,8 @@ import picocli.CommandLine.Spec;
                 + "WHERE col < v at 1%% selectivity for every column; a selectivity sweep on l_extendedprice and "
                 + "l_linestatus (the paper's columns 5 and 9); TPC-H Q1 and Q6 whole (GROUP BY, sums). Median "
                 + "and p99 modelled latency over --runs runs (the two systems in turn, each first every other run), "
-                + "the median cut with a 95%% bootstrap interval, and the bytes that crossed the network.",
+                + "the median cut with a 95%% bootstrap interval (from 10 runs on), and the bytes that crossed the "
+                + "network.",
             "Both stores are RS(9,6) over nine directories; Fusion's with FAC (no chunk split), the baseline's with "
                     + "fixed blocks. Storage nodes run in-process, timed one operation at a time; the network is "
                     + "modelled (--link-gbps, --rpc-micros). With --cluster the blocks live on a cluster's node "
@@ -58,9 +59,11 @@ final class FusionBenchCommand implements Callable<Integer> {
 
     private static final String KEY = "tpch/lineitem.parquet";
     private static final List<Double> SWEEP = List.of(0.01, 0.05, 0.10, 0.25, 0.50, 0.75, 1.00);
-    /** Resamples of the runs for a median cut's interval; fixed seed, so a run's tables are reproducible from it. */
+    /** Resamples of the runs for a median cut's interval; a fixed seed: the same runs give the same interval. */
     private static final int BOOTSTRAP_RESAMPLES = 2000;
     private static final long BOOTSTRAP_SEED = 20261203L;
+    /** Fewest runs a median cut's interval is given for. */
+    static final int MIN_RUNS_FOR_INTERVAL = 10;
 
     @Spec
     CommandSpec spec;
@@ -365,10 +368,12 @@ final class FusionBenchCommand implements Callable<Integer> {
             double bm = percentile(baselineNanos, 0.5);
             double bp = percentile(baselineNanos, 0.99);
             double[] cut = medianCutInterval(fusionNanos, baselineNanos);
-            String row = String.format(Locale.ROOT, "| %s | %.2f%% | %.1f | %.1f | %.1f | %.1f | %.0f%% | %.0f%% to "
-                    + "%.0f%% | %.0f%% | %.2f | %.2f | %.1fx | %d / %d | %s |", name,
+            String interval = cut == null ? "n/a" : String.format(Locale.ROOT, "%.0f%% to %.0f%%", 100 * cut[0],
+                    100 * cut[1]);
+            String row = String.format(Locale.ROOT, "| %s | %.2f%% | %.1f | %.1f | %.1f | %.1f | %.0f%% | %s | "
+                    + "%.0f%% | %.2f | %.2f | %.1fx | %d / %d | %s |", name,
                     100.0 * (selected < 0 ? fused.rows().rowCount() : selected) / rows, fm / 1e6,
-                    fp / 1e6, bm / 1e6, bp / 1e6, 100 * (1 - fm / bm), 100 * cut[0], 100 * cut[1],
+                    fp / 1e6, bm / 1e6, bp / 1e6, 100 * (1 - fm / bm), interval,
                     100 * (1 - fp / bp),
                     report.networkBytes() / 1e6, assembled.networkBytes() / 1e6,
                     (double) assembled.networkBytes() / report.networkBytes(), report.projectionsPushed(),
@@ -394,10 +399,13 @@ final class FusionBenchCommand implements Callable<Integer> {
         /**
          * A 95% interval of the median cut (1 - Fusion's median / the baseline's), by the percentile bootstrap over
          * the runs, each run's pair of measurements resampled together (they ran side by side, so the machine's slow
-         * moments hit both). It says how far this machine's noise lets the cut be read: two plans that are the same
-         * algorithm on the same bytes measure a cut near 0 with an interval of a few percent either side.
+         * moments hit both). It says how far this machine's noise lets the cut be read. Null below 10 runs
+         * ({@code MIN_RUNS_FOR_INTERVAL}), where resampling the median says little.
          */
         static double[] medianCutInterval(long[] fusionNanos, long[] baselineNanos) {
+            if (fusionNanos.length < MIN_RUNS_FOR_INTERVAL) {
+                return null;
+            }
             int n = fusionNanos.length;
             double[] cuts = new double[BOOTSTRAP_RESAMPLES];
             SplittableRandom random = new SplittableRandom(BOOTSTRAP_SEED);

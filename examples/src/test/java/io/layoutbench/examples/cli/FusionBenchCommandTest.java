@@ -21,6 +21,7 @@ class FusionBenchCommandTest {
         assertThat(run.out()).contains("Fusion store: FAC", "| Q1 |", "| Q6 |");
         assertThat(Files.readString(tables)).contains("| Q6 |", "traffic ratio", "| plan |",
                 "median cut, 95% interval", "Plans chosen", "- Q6: ");
+        assertThat(run.out()).as("no interval from a single run").contains("| n/a |");
         // A second run reuses the generated file and the stored objects.
         assertThat(CliRunner.run("fusion", "bench", "--scale-factor", "0.002", "--row-group-rows", "3000",
                 "--runs", "1", "--only", "tpch", "--work-dir", dir.toString()).out()).doesNotContain("Generating");

@@ -41,8 +41,9 @@ import org.roaringbitmap.RoaringBitmap;
  *   <li>A chunk decoded for an operation marked {@code keep} is kept for the next operation on it in the same query,
  *       which takes it; kept chunks are bounded by a byte budget, the least recently kept dropped first (a query
  *       that stopped early leaves its chunks to be dropped so). A filter that matched at most a quarter of the rows
- *       keeps only their values, which is all a later operator of the query can ask for: so a chunk too large for
- *       the budget (TPC-H's {@code l_comment}, 95 MB decoded a row group) is still decoded once, not twice.
+ *       keeps only their values, all that {@link PushdownEngine}'s later operators ask for (other rows are read
+ *       again): so a chunk too large for the budget (TPC-H's {@code l_comment}, 95 MB decoded a row group) is
+ *       decoded once, not twice, when those values fit it.
  *   <li>An operation planned with another generation than the store holds when the node first meets it fails, naming
  *       both: the object was replaced during the query. Chunks are read from the blocks of the generation planned
  *       with ({@link FacBackend#readRangeAsync(FacManifest, ByteRange)}), never from another writer's.
@@ -64,14 +65,14 @@ public final class ChunkOperator {
     /** Bytes of decoded chunks kept for later operators when not configured. */
     public static final long DEFAULT_KEEP_BYTES = 64L << 20;
     private static final int OBJECTS = 32;
-    /** A filter keeps only its matched rows' values when they are at most one in this many of the chunk's. */
-    private static final int SUBSET_SHARE = 4;
+    /** A filter keeps only its matched rows' values when they are at most one in this many of the chunk's rows. */
+    private static final int SUBSET_ONE_IN = 4;
 
     private final FacBackend store;
     private final long keepBytes;
     private final Object reads = new Object();
     private final Map<String, ObjectState> objects = new LinkedHashMap<>(16, 0.75f, true);
-    private final LinkedHashMap<String, Kept> kept = new LinkedHashMap<>();
+    private final LinkedHashMap<String, ChunkValues> kept = new LinkedHashMap<>();
     private long keptBytes;
 
     /**
@@ -104,36 +105,38 @@ public final class ChunkOperator {
         ColumnChunkInfo chunk = group.column(operation.column());
         String id = operation.queryId() + "\u0000" + operation.key() + "\u0000" + operation.generation() + "\u0000"
                 + operation.rowGroup() + "\u0000" + operation.column();
+        long parsing = System.nanoTime();
         RoaringBitmap rows = operation.kind() == ChunkOperation.Kind.FILTER ? null : rows(operation);
+        parsing = System.nanoTime() - parsing;
         Decoded decoded = decoded(node, id, operation, object, group, chunk, rows);
         long start = System.nanoTime();
         boolean narrow = object.columns().footer().column(operation.column()).physicalType()
                 == PrimitiveTypeName.INT32;
         ByteBuffer body;
-        Kept next = decoded.values();
+        ChunkValues toKeep = decoded.values();
         if (operation.kind() == ChunkOperation.Kind.FILTER) {
-            RoaringBitmap matches = filter(object.columns(), operation, decoded.values().values(), group);
+            RoaringBitmap matches = filter(object.columns(), operation, decoded.values().vector(), group);
             body = serialized(matches);
             if (operation.keep()) {
-                next = Kept.after(decoded.values().values(), matches);
+                toKeep = ChunkValues.after(decoded.values().vector(), matches);
             }
         } else {
-            ColumnVector values = decoded.values().values();
-            RoaringBitmap at = decoded.values().positionsOf(rows);
+            ColumnVector vector = decoded.values().vector();
+            RoaringBitmap positions = decoded.values().positionsOf(rows);
             body = switch (operation.kind()) {
-                case PROJECT -> ProjectedValues.encode(values, at, narrow);
-                case GROUP_KEYS -> GroupKeys.encode(values, at, narrow);
-                case AGGREGATE -> aggregate(operation, values, at);
+                case PROJECT -> ProjectedValues.encode(vector, positions, narrow);
+                case GROUP_KEYS -> GroupKeys.encode(vector, positions, narrow);
+                case AGGREGATE -> aggregate(operation, vector, positions);
                 case FILTER -> throw new AssertionError();
             };
         }
+        long work = parsing + decoded.nanos() + System.nanoTime() - start;
         if (operation.keep()) {
             synchronized (kept) {
-                keep(id, next);
+                keep(id, toKeep);
             }
         }
-        return new NodeReply(node, body, decoded.nanos() + System.nanoTime() - start, decoded.fromOtherNodes(),
-                decoded.degraded());
+        return new NodeReply(node, body, work, decoded.fromOtherNodes(), decoded.degraded());
     }
 
     /** The rows of the chunk for which the operation's predicate holds. */
@@ -152,9 +155,8 @@ public final class ChunkOperator {
         return out.flip();
     }
 
-    /** The partials of {@code values} at {@code at}, the positions of the operation's selected rows. */
-    private static ByteBuffer aggregate(ChunkOperation operation, ColumnVector values, RoaringBitmap at) {
-        RoaringBitmap rows = at;
+    /** The partials of {@code values} at {@code rows}, the positions of the operation's selected rows in them. */
+    private static ByteBuffer aggregate(ChunkOperation operation, ColumnVector values, RoaringBitmap rows) {
         int selected = rows.getCardinality();
         if (operation.groups() > Math.max(1, selected)) {
             throw new IllegalArgumentException(operation + " announces " + operation.groups() + " groups for "
@@ -197,7 +199,7 @@ public final class ChunkOperator {
     private Decoded decoded(int node, String id, ChunkOperation operation, ObjectState object, RowGroupInfo group,
             ColumnChunkInfo chunk, RoaringBitmap rows) {
         synchronized (kept) {
-            Kept values = kept.remove(id);
+            ChunkValues values = kept.remove(id);
             if (values != null) {
                 keptBytes -= values.estimatedBytes();
                 if (values.holds(rows)) {
@@ -221,15 +223,15 @@ public final class ChunkOperator {
         }
         ColumnVector values = object.columns().decode(group.index(), operation.column(), bytes);
         long nanos = System.nanoTime() - start;
-        return new Decoded(Kept.all(values), fromOthers, degraded, nanos);
+        return new Decoded(ChunkValues.all(values), fromOthers, degraded, nanos);
     }
 
     /** Drops what {@code queryId}'s operators kept: the query ended. */
     public void release(String queryId) {
         String prefix = queryId + "\u0000";
         synchronized (kept) {
-            for (Iterator<Map.Entry<String, Kept>> it = kept.entrySet().iterator(); it.hasNext(); ) {
-                Map.Entry<String, Kept> entry = it.next();
+            for (Iterator<Map.Entry<String, ChunkValues>> it = kept.entrySet().iterator(); it.hasNext(); ) {
+                Map.Entry<String, ChunkValues> entry = it.next();
                 if (entry.getKey().startsWith(prefix)) {
                     keptBytes -= entry.getValue().estimatedBytes();
                     it.remove();
@@ -238,14 +240,17 @@ public final class ChunkOperator {
         }
     }
 
-    /** Keeps {@code values} under {@code id} if they fit the budget, dropping the least recently kept to fit. */
-    private void keep(String id, Kept values) {
+    /**
+     * Keeps {@code values} under {@code id} if they fit the budget, in place of what was kept under it, dropping the
+     * least recently kept to fit. Called holding {@code kept}.
+     */
+    private void keep(String id, ChunkValues values) {
         if (values.estimatedBytes() > keepBytes) {
             return;
         }
-        kept.put(id, values);
-        keptBytes += values.estimatedBytes();
-        for (Iterator<Kept> oldest = kept.values().iterator(); keptBytes > keepBytes; ) {
+        ChunkValues replaced = kept.put(id, values);
+        keptBytes += values.estimatedBytes() - (replaced == null ? 0 : replaced.estimatedBytes());
+        for (Iterator<ChunkValues> oldest = kept.values().iterator(); keptBytes > keepBytes && oldest.hasNext(); ) {
             keptBytes -= oldest.next().estimatedBytes();
             oldest.remove();
         }
@@ -304,34 +309,35 @@ public final class ChunkOperator {
     }
 
     /** A chunk decoded; {@code nanos} is what reading and decoding it took (0 when it was kept). */
-    private record Decoded(Kept values, long fromOtherNodes, boolean degraded, long nanos) {
+    private record Decoded(ChunkValues values, long fromOtherNodes, boolean degraded, long nanos) {
     }
 
     /**
-     * A chunk's values kept for a later operator of the query: all of them ({@code rows} null), or those of the rows a
-     * filter matched, in row order. A filter's matches are all a later operator can ask for, since the query's
-     * selected rows are the AND of its filters; a chunk too large for the budget so still serves its projection.
+     * A chunk's values: all of them ({@code rows} null), or those of the rows a filter matched, in row order, as a
+     * filter keeps them for the query's later operators. The engine's later operators ask only for rows among a
+     * filter's matches (the query's selected rows are the AND of its filters); other rows are read again.
      */
-    record Kept(ColumnVector values, RoaringBitmap rows) {
+    private record ChunkValues(ColumnVector vector, RoaringBitmap rows) {
 
         /** Every value of the chunk, row i at position i. */
-        static Kept all(ColumnVector values) {
-            return new Kept(values, null);
+        static ChunkValues all(ColumnVector vector) {
+            return new ChunkValues(vector, null);
         }
 
         /**
-         * What a filter that matched {@code matches} keeps: the matched rows' values when they are at most
-         * {@code 1 / SUBSET_SHARE} of the chunk's (the copy is short, the saving large), else all of them.
+         * What a filter that matched {@code matches} keeps: the matched rows' values when they are at most a quarter
+         * of the chunk's rows ({@code SUBSET_ONE_IN}; a short copy for a large saving, even when the whole chunk
+         * would fit the budget), else all of them.
          */
-        static Kept after(ColumnVector values, RoaringBitmap matches) {
-            if ((long) matches.getCardinality() * SUBSET_SHARE > values.size()) {
-                return all(values);
+        static ChunkValues after(ColumnVector vector, RoaringBitmap matches) {
+            if ((long) matches.getCardinality() * SUBSET_ONE_IN > vector.size()) {
+                return all(vector);
             }
-            ColumnVectorBuilder subset = ColumnVectorBuilder.of(values.type(), matches.getCardinality());
+            ColumnVectorBuilder subset = ColumnVectorBuilder.of(vector.type(), matches.getCardinality());
             for (IntIterator it = matches.getIntIterator(); it.hasNext(); ) {
-                subset.append(values, it.next());
+                subset.append(vector, it.next());
             }
-            return new Kept(subset.build(), matches);
+            return new ChunkValues(subset.build(), matches);
         }
 
         /** Whether these values hold every row of {@code wanted} (null: every row of the chunk). */
@@ -360,7 +366,7 @@ public final class ChunkOperator {
         }
 
         long estimatedBytes() {
-            return values.estimatedBytes() + (rows == null ? 0 : rows.getLongSizeInBytes());
+            return vector.estimatedBytes() + (rows == null ? 0 : rows.getLongSizeInBytes());
         }
     }
 }
