@@ -22,10 +22,12 @@ import java.util.Random;
  *   <li><b>Connection.</b> It takes an idle pooled connection if there is one. Otherwise, if fewer than
  *       {@code maxConnections} are open, it opens a new one and pays {@code connectionSetup}. Otherwise it waits,
  *       first come first served, for a connection to be freed; the freed connection is warm, so no set-up.
- *       Connections stay open once opened (idle time-outs are not modelled).</li>
- *   <li><b>First byte</b> arrives {@code firstByteLatency x exp(σ Z)} after the connection is ready (Z standard
- *       normal, drawn from the seeded generator when the request is submitted; with no generator, the median).
- *       No bandwidth is used while waiting.</li>
+ *       Connections stay open once opened (idle time-outs are not modelled), except a cancelled request's. A model
+ *       starts with none open, or with those its {@link Client} holds ({@link #startWith}); a client that takes time
+ *       to send a request sends one at a time, so requests submitted together leave one after another.</li>
+ *   <li><b>First byte</b> arrives {@code firstByteLatency x exp(σ Z)} after the connection is ready and the client
+ *       has sent the request (Z standard normal, drawn from the seeded generator when the request is submitted; with
+ *       no generator, the median). No bandwidth is used while waiting.</li>
  *   <li><b>Body.</b> The bytes flow as a fluid. With {@code n} requests receiving at once, each receives at
  *       {@code min(connectionBytesPerSecond, hostCap / n)}: processor sharing, which for connections with equal
  *       per-connection limits is also the max-min fair share. Rates are recomputed whenever a transfer starts or
@@ -52,7 +54,8 @@ import java.util.Random;
 public final class NetworkModel {
 
     /**
-     * Runs of {@link #expected} for a batch of one read; a batch of n reads gets {@value #EXPECTATION_READS} / n. The
+     * Runs of {@link #expected} for a batch of one read; a batch of n reads gets {@value #EXPECTATION_READS} / n
+     * ({@value #ONE_WINDOW_READS} / n if it goes in one window). The
      * time of a batch of one or two reads varies the most from draw to draw (a lognormal σ 0.5 has a standard
      * deviation of half its mean), and such a run costs a microsecond: 16 runs priced a tiny L1 query of two reads at
      * 54 ms against an expected 45 (43.3 ms for the slower of two draws, 200,000 sampled, plus 1.7 ms of transfer),
@@ -61,8 +64,23 @@ public final class NetworkModel {
      */
     public static final int EXPECTATION_RUNS = 1024;
 
-    /** Reads {@link #expected} simulates at most over all its runs (but one run, whatever the batch). */
+    /**
+     * Reads {@link #expected} simulates at most over all its runs (but one run, whatever the batch), for a batch of
+     * more tasks than its concurrency.
+     */
     public static final int EXPECTATION_READS = 1024;
+
+    /**
+     * Reads {@link #expected} simulates over its runs for a batch sent in one window (no more tasks than
+     * {@code concurrency}). Its time is the slowest of all its reads, which varies the most from draw to draw: l1's
+     * Q4 at mini on c8gb.large, 130 reads raced three ways (390 requests), was priced at 54.3 ms by the 2 runs of
+     * {@link #EXPECTATION_READS}, 57.6 by 8 and 60.2 by 32 (1.5 ms a run), and measured at 57 to 62 ms; this budget
+     * gives it 21 runs.
+     */
+    public static final int ONE_WINDOW_READS = 8192;
+
+    /** The read budget of a prediction: {@link #EXPECTATION_READS}, or {@link #ONE_WINDOW_READS} for one window. */
+    private static final int PREDICTION_READS = -1;
 
     private static final double NANOS_PER_SECOND = 1e9;
 
@@ -81,6 +99,8 @@ public final class NetworkModel {
         private final long bytes;
         private final long latencyNanos;
         private final long submittedNanos;
+        /** When the client has sent it ({@link Client#sendTime}): its submission, or later behind others. */
+        private final long leavesNanos;
         private long sentNanos = -1;
         private boolean newConnection;
         private long firstByteNanos = -1;
@@ -89,11 +109,12 @@ public final class NetworkModel {
         private long completedNanos = -1;
         private boolean cancelled;
 
-        private Transfer(long id, long bytes, long latencyNanos, long submittedNanos) {
+        private Transfer(long id, long bytes, long latencyNanos, long submittedNanos, long leavesNanos) {
             this.id = id;
             this.bytes = bytes;
             this.latencyNanos = latencyNanos;
             this.submittedNanos = submittedNanos;
+            this.leavesNanos = leavesNanos;
         }
 
         /** Submission order, from 0. */
@@ -126,7 +147,10 @@ public final class NetworkModel {
             return firstByteNanos;
         }
 
-        /** Set-up (if any) plus first-byte latency: from sending to the first byte, or -1 before it is sent. */
+        /**
+         * Set-up (if any) plus first-byte latency, and any wait for the client to send it ({@link Client#sendTime}):
+         * from getting a connection to the first byte, or -1 before it has one.
+         */
         public long timeToFirstByteNanos() {
             return sentNanos < 0 ? -1 : firstByteNanos - sentNanos;
         }
@@ -183,6 +207,10 @@ public final class NetworkModel {
     private final ArrayDeque<Transfer> waitingForConnection = new ArrayDeque<>();
     private final List<Transfer> onConnection = new ArrayList<>();
     private int openConnections;
+    /** The client's time to send one request ({@link Client#sendTime}); zero: requests go the moment they are due. */
+    private long sendNanos;
+    /** When the client's sender is next free to send a request; requests due before then wait for it. */
+    private long senderFreeAt;
     private int receiving;
     private long now;
     private long nextId;
@@ -206,6 +234,65 @@ public final class NetworkModel {
      */
     public static NetworkModel withJitter(NetworkProfile profile, long seed) {
         return new NetworkModel(profile, new Random(mix(seed)));
+    }
+
+    /**
+     * Starts this model with the state {@code client} brings: its idle open connections, which its first requests take
+     * with no set-up, and its time to send a request, which spaces the requests it sends one after another. Call it
+     * before anything is submitted.
+     *
+     * <pre>{@code
+     * NetworkModel model = NetworkModel.withJitter(profile, 42).startWith(new NetworkModel.Client(6, sendTime));
+     * }</pre>
+     *
+     * @param client the connections it holds open and its time to send a request
+     * @return this model
+     * @throws IllegalStateException    if a request was submitted already
+     * @throws IllegalArgumentException if the client holds more connections than the profile allows
+     */
+    public NetworkModel startWith(Client client) {
+        requireNonNull(client, "client is null");
+        if (nextId > 0) {
+            throw new IllegalStateException("A model's client is set before its first request, not after "
+                    + nextId + " requests");
+        }
+        if (client.openConnections() > profile.maxConnections()) {
+            throw new IllegalArgumentException("A client cannot hold " + client.openConnections()
+                    + " open connections on " + profile.name() + ", which allows " + profile.maxConnections());
+        }
+        openConnections = client.openConnections();
+        sendNanos = saturatedNanos(client.sendTime());
+        return this;
+    }
+
+    /**
+     * What a client brings to a batch of reads, besides the network: the connections an earlier run left it open and
+     * idle, and its own time to send one request (building, signing and handing it to its connection), during which
+     * it sends no other. A fresh client ({@link #FRESH}) opens every connection and sends any number of requests at
+     * once.
+     *
+     * <p>A run leaves fewer connections open than it used when it raced or hedged reads: a copy that lost was
+     * cancelled and its connection closed (an HTTP/1.1 response cannot be abandoned on a connection that stays
+     * usable), so the next run's copies open new ones and pay the set-up again.
+     *
+     * <pre>{@code
+     * NetworkModel.Client warm = new NetworkModel.Client(130, Duration.ofNanos(20_000));
+     * }</pre>
+     *
+     * @param openConnections idle connections open before the batch; at least zero
+     * @param sendTime        the client's time to send one request; at least zero
+     */
+    public record Client(int openConnections, Duration sendTime) {
+        /** No open connection, and sending takes no time. */
+        public static final Client FRESH = new Client(0, Duration.ZERO);
+
+        public Client {
+            requireNonNull(sendTime, "sendTime is null");
+            if (openConnections < 0 || sendTime.isNegative()) {
+                throw new IllegalArgumentException("A client holds at least zero connections and takes at least zero "
+                        + "time to send, got " + openConnections + " connections and " + sendTime);
+            }
+        }
     }
 
     /** SplitMix64's output function: nearby inputs give unrelated outputs. */
@@ -236,7 +323,8 @@ public final class NetworkModel {
     /**
      * The expected time of {@link #predict}'s batch when first-byte latencies vary as the profile says: the mean of
      * {@value #EXPECTATION_RUNS} runs whose latencies are drawn from generators with fixed seeds (so the same inputs
-     * give the same answer); fewer for batches of more reads, {@value #EXPECTATION_READS} / n and at least
+     * give the same answer); fewer for batches of more reads, {@value #EXPECTATION_READS} / n (or
+     * {@value #ONE_WINDOW_READS} / n for a batch of no more tasks than {@code concurrency}) and at least
      * one, as a large batch's time varies little from draw to draw and each run costs a simulation of every read
      * (2,000 reads with 297 in flight: about 30 ms). A batch waits for its slowest reads, the last of every round of
      * {@code concurrency}, and the slowest of n draws lies further above the median the more reads run side by side:
@@ -294,7 +382,8 @@ public final class NetworkModel {
      */
     public static Expectation expectation(NetworkProfile profile, List<Long> requestSizes, int concurrency,
             int copies) {
-        return expectation(profile, requestSizes, List.of(), concurrency, copies, Budget.NONE, EXPECTATION_READS);
+        return expectation(profile, requestSizes, List.of(), concurrency, copies, Budget.NONE, Client.FRESH,
+                PREDICTION_READS);
     }
 
     /**
@@ -317,8 +406,8 @@ public final class NetworkModel {
      */
     public static Expectation expectation(NetworkProfile profile, List<Long> requestSizes,
             List<Integer> requestsPerTask, int concurrency, int copies) {
-        return expectation(profile, requestSizes, requestsPerTask, concurrency, copies, Budget.NONE,
-                EXPECTATION_READS);
+        return expectation(profile, requestSizes, requestsPerTask, concurrency, copies, Budget.NONE, Client.FRESH,
+                PREDICTION_READS);
     }
 
     /**
@@ -337,7 +426,27 @@ public final class NetworkModel {
      */
     public static Expectation expectation(NetworkProfile profile, List<Long> requestSizes,
             List<Integer> requestsPerTask, int concurrency, int copies, Budget budget) {
-        return expectation(profile, requestSizes, requestsPerTask, concurrency, copies, budget, EXPECTATION_READS);
+        return expectation(profile, requestSizes, requestsPerTask, concurrency, copies, budget, Client.FRESH,
+                PREDICTION_READS);
+    }
+
+    /**
+     * {@link #expectation(NetworkProfile, List, List, int, int, Budget)} for a {@code client} that starts with
+     * connections open (a warm client's, left by its earlier run) and takes time to send each request: each run starts
+     * {@linkplain #startWith with it}.
+     *
+     * <pre>{@code
+     * NetworkModel.Client warm = new NetworkModel.Client(130, Duration.ofNanos(20_000));
+     * Duration t = NetworkModel.expectation(profile, sizes, List.of(), 297, 3, NetworkModel.Budget.NONE, warm).time();
+     * }</pre>
+     *
+     * @throws IllegalArgumentException if the client holds more connections than the profile allows, or as the
+     *                                  overload without a client throws
+     */
+    public static Expectation expectation(NetworkProfile profile, List<Long> requestSizes,
+            List<Integer> requestsPerTask, int concurrency, int copies, Budget budget, Client client) {
+        return expectation(profile, requestSizes, requestsPerTask, concurrency, copies, budget, client,
+                PREDICTION_READS);
     }
 
     /**
@@ -369,13 +478,15 @@ public final class NetworkModel {
      */
     static Expectation expectation(NetworkProfile profile, List<Long> requestSizes, int concurrency, int copies,
             int readBudget) {
-        return expectation(profile, requestSizes, List.of(), concurrency, copies, Budget.NONE, readBudget);
+        return expectation(profile, requestSizes, List.of(), concurrency, copies, Budget.NONE, Client.FRESH,
+                readBudget);
     }
 
     private static Expectation expectation(NetworkProfile profile, List<Long> requestSizes,
-            List<Integer> requestsPerTask, int concurrency, int copies, Budget budget, int readBudget) {
+            List<Integer> requestsPerTask, int concurrency, int copies, Budget budget, Client client, int readBudget) {
         requireNonNull(profile, "profile is null");
         requireNonNull(budget, "budget is null");
+        requireNonNull(client, "client is null");
         List<List<Long>> tasks = tasks(requestSizes, requestsPerTask);
         if (copies < 0) {
             throw new IllegalArgumentException("copies must be >= 0, got " + copies);
@@ -383,18 +494,23 @@ public final class NetworkModel {
         checkConcurrency(concurrency);
         boolean hedged = copies > 0;
         if (profile.latencyJitter() == 0 || profile.firstByteLatency().isZero()) {
-            return new Expectation(run(withMedianLatency(profile), tasks, concurrency, budget), 0, 0);
+            return new Expectation(run(withMedianLatency(profile).startWith(client), tasks, concurrency, budget), 0, 0);
         }
         // Copies of a raced read are requests the runs simulate too.
         int simulated = Math.max(1, requestSizes.size() * Math.max(1, copies));
-        int runs = Math.max(1, Math.min(EXPECTATION_RUNS, readBudget / simulated));
+        // A batch sent in one window waits for the slowest of all its reads, so its time varies the most from draw
+        // to draw: it gets more runs.
+        // (Only a prediction's: a choice made while a query waits keeps its own, cheaper budget.)
+        int reads = readBudget != PREDICTION_READS ? readBudget
+                : tasks.size() <= concurrency ? ONE_WINDOW_READS : EXPECTATION_READS;
+        int runs = Math.max(1, Math.min(EXPECTATION_RUNS, reads / simulated));
         long sum = 0;
         long hedges = 0;
         long duplicateBytes = 0;
         for (int run = 1; run <= runs; run++) {
             // Spread seeds: java.util.Random's first draws from seeds 1, 2, 3 ... are correlated (16 runs from them
             // put one read at 1.65 times the median latency, not 1.13).
-            NetworkModel model = withJitter(profile, run * 0x9E3779B97F4A7C15L);
+            NetworkModel model = withJitter(profile, run * 0x9E3779B97F4A7C15L).startWith(client);
             if (hedged) {
                 Expectation one = runHedged(model, tasks, concurrency, copies, budget);
                 sum += one.time().toNanos();
@@ -742,7 +858,13 @@ public final class NetworkModel {
         if (bytes < 0) {
             throw new IllegalArgumentException("A request's response size must be >= 0 bytes, got " + bytes);
         }
-        Transfer transfer = new Transfer(nextId++, bytes, sampleLatencyNanos(), now);
+        long leaves = now;
+        if (sendNanos > 0) {
+            // The client sends one request at a time: this one leaves when the sender has sent the ones before it.
+            senderFreeAt = plusNanos(Math.max(now, senderFreeAt), sendNanos);
+            leaves = senderFreeAt;
+        }
+        Transfer transfer = new Transfer(nextId++, bytes, sampleLatencyNanos(), now, leaves);
         if (onConnection.size() < openConnections) {
             send(transfer, false);
         } else if (openConnections < profile.maxConnections()) {
@@ -982,7 +1104,10 @@ public final class NetworkModel {
     private void send(Transfer transfer, boolean newConnection) {
         transfer.sentNanos = now;
         transfer.newConnection = newConnection;
-        transfer.firstByteNanos = plusNanos(now, (newConnection ? setupNanos : 0) + transfer.latencyNanos);
+        // It leaves once it has a connection and the client has sent it, whichever is later (a request that waited
+        // for a connection was sent long before one freed).
+        transfer.firstByteNanos = plusNanos(plusNanos(Math.max(now, transfer.leavesNanos),
+                newConnection ? setupNanos : 0), transfer.latencyNanos);
         onConnection.add(transfer);
     }
 
@@ -1001,6 +1126,15 @@ public final class NetworkModel {
             return 0;
         }
         return Math.round(bytes / bytesPerSecond * NANOS_PER_SECOND);
+    }
+
+    /** {@code duration} in nanoseconds, {@link Long#MAX_VALUE} for one too long to count them (292 years). */
+    static long saturatedNanos(Duration duration) {
+        try {
+            return duration.toNanos();
+        } catch (ArithmeticException tooLong) {
+            return duration.isNegative() ? Long.MIN_VALUE : Long.MAX_VALUE;
+        }
     }
 
     private static long plusNanos(long time, long nanos) {
