@@ -38,12 +38,17 @@ class AdvisorTest {
         return Workload.parse(spec, WorkloadTest.paper("tiny"));
     }
 
+    /**
+     * A point lookup ranks paper-mode L3, which reads whole row groups, below every layout's best. Which layout's
+     * optimized read wins is a matter of milliseconds: one read raced on the idle link, whose copies pay a connection's
+     * set-up unless the client's earlier run left it one (L3's cold footer reads leave more than L1's and L2's).
+     */
     @Test
-    void aPointLookupForTimeRanksL1AndL2OverL3ReadingWholeRowGroups() {
+    void aPointLookupForTimeRanksL3ReadingWholeRowGroupsBelowEveryLayoutsBest() {
         Advice advice = advisor.advise(workload("Q1"), Objective.time(), false);
 
         Recommendation best = advice.best();
-        assertThat(best.layout()).isIn("l1", "l2");
+        assertThat(best.mode()).isEqualTo(RetrievalMode.OPTIMIZED);
         // One read, raced on the idle link: sent at most HedgeDelay.MAX_RACED_COPIES times at once.
         assertThat(best.query("Q1").requests()).isBetween(1L, (long) HedgeDelay.MAX_RACED_COPIES);
         List<Recommendation> l3Paper = advice.ranked().stream()

@@ -100,8 +100,12 @@ public final class CostModel {
      * query's byte budget, handed over in the query's order ({@link NetworkModel.Budget}): in dataset order a late
      * task holds back the budget of the done tasks after it. Times are expected times under the profile's
      * lognormal first-byte latency ({@link NetworkModel#expected}): a round of reads waits for its slowest, so the
-     * more reads run side by side the further the round lies above the median latency. A warm client's connections
-     * are open (its first run opened them), so its reads pay no connection set-up; a cold client opens each.
+     * more reads run side by side the further the round lies above the median latency. A warm client holds the
+     * connections its earlier run of the query left open, one per read it had in flight, and its reads on them pay no
+     * connection set-up; a cold client holds those its metadata rounds opened, and opens the rest. A raced read's
+     * losers were cancelled and closed theirs, so a warm raced batch's copies beyond those open new ones and pay the
+     * set-up again, as in the simulated network. (Priced warm with no set-up at all, l1's Q9 at mini on c8gb.large,
+     * six reads raced three ways, came out at 33.7 ms against a measured 38; it is now priced at 37.5.)
      * A request the store answers from bytes an earlier one of the query brought ({@link PlannedRequest#sharing()})
      * adds no round trip; its bytes and the request itself count as the query's.
      *
@@ -125,7 +129,9 @@ public final class CostModel {
      * while the others are still in flight, so only the check of the last read comes after the network's time, unless
      * checking is the slower of the two: {@code max(network, check - lastCheck) + lastCheck},
      * {@code lastCheck = check / tasks}, a typical task's check. (Adding the whole check, as before, over-predicted Q8
-     * at mini by 30% with no latency jitter: 0.509 s against 0.387 s measured.)
+     * at mini by 30% with no latency jitter: 0.509 s against 0.387 s measured.) The client's time per request
+     * ({@link ClientWork#perRequest}) adds to the check's work, once per request sent (copies included), and spaces
+     * the requests it sends at once, data and metadata ({@link NetworkModel.Client#sendTime}).
      *
      * @param plan    the query's requests
      * @param cold    whether the client has no cached metadata (the plan's metadata reads are sent first)
@@ -140,7 +146,7 @@ public final class CostModel {
             // Metadata reads go in rounds (a footer before the chunks it locates): as many at once as one round holds.
             // Reads the store answers from an earlier read's bytes wait for no round trip of their own.
             List<Long> sent = sizes(plan.metadataRequests(), true);
-            int perRound = Math.max(1, (sent.size() + plan.metadataRounds() - 1) / plan.metadataRounds());
+            int perRound = readsPerRound(plan);
             int copies = 0;
             if (options.hedgesReads() && plan.racedReads()) {
                 int[] readsByCopies = new int[HedgeDelay.MAX_RACED_COPIES + 1];
@@ -153,8 +159,9 @@ public final class CostModel {
             }
             // One choice for the rounds' time: the most common (each read's own, as retrieval sends them, for all
             // but a large read beside small ones: a metadata table of more than the bandwidth-delay product).
-            double rounds = seconds(NetworkModel.expectation(network, sent, perRound * Math.max(1, copies),
-                    copies > 1 ? copies : 0).time());
+            double rounds = seconds(NetworkModel.expectation(network, sent, List.of(), perRound * Math.max(1, copies),
+                    copies > 1 ? copies : 0, NetworkModel.Budget.NONE,
+                    new NetworkModel.Client(0, clientWork.perRequest())).time());
             // Decoding hides behind the rounds' waits only in part: an object's metadata is decoded when its read
             // arrives, and its next read waits for that, while other objects' reads are in flight. Half of it, as
             // measured (METADATA_DECODING_HIDDEN).
@@ -164,7 +171,6 @@ public final class CostModel {
         }
         if (!plan.dataRequests().isEmpty()) {
             int concurrency = effectiveConcurrency(plan, options);
-            NetworkProfile link = cold ? network : network.withConnectionSetup(Duration.ZERO);
             // Whether to race is decided on the requests, at the concurrency of requests of their size, as
             // retrieval decides it.
             List<Long> requestSizes = plan.dataRequests().stream().map(PlannedRequest::bytes).toList();
@@ -185,14 +191,20 @@ public final class CostModel {
             // back the budget of those after it.
             NetworkModel.Budget budget = new NetworkModel.Budget(options.maxBufferedBytes(),
                     options.order() == ResultOrder.DATASET);
-            NetworkModel.Expectation expected = NetworkModel.expectation(link, sizes, requestsPerTask, concurrency,
-                    copies, budget);
+            // A warm client holds the connections its earlier run of the query left open; a cold one those its
+            // metadata reads opened.
+            NetworkModel.Client client = new NetworkModel.Client(
+                    openConnections(plan, cold, requestsPerTask, concurrency, copies), clientWork.perRequest());
+            NetworkModel.Expectation expected = NetworkModel.expectation(network, sizes, requestsPerTask, concurrency,
+                    copies, budget, client);
             hedgedRequests += expected.hedgedRequests();
             duplicateBytes += expected.duplicateBytes();
             double transfer = seconds(expected.time());
             double check = clientWork.seconds(plan.payloadBytes(), 0);
             double lastCheck = check / Math.max(1, reading);
-            seconds += Math.max(transfer, check - lastCheck) + lastCheck;
+            // The work on every request sent, copies included, runs beside the transfers, as the checks do.
+            double work = check + clientWork.requestSeconds(sizes.size() + Math.round(expected.hedgedRequests()));
+            seconds += Math.max(transfer, work - lastCheck) + lastCheck;
         } else {
             seconds += clientWork.seconds(plan.payloadBytes(), 0);
         }
@@ -238,6 +250,28 @@ public final class CostModel {
      */
     public static int effectiveConcurrency(List<PlannedRequest> requests, QueryOptions options) {
         return options.readsInFlight(requests.stream().mapToLong(PlannedRequest::bytes));
+    }
+
+    /**
+     * The connections a client holds open when {@code plan}'s data reads start, within the profile's pool. A cold
+     * client holds those its metadata reads left: one per read of a round. A warm one also holds those its earlier run
+     * of the same query left: one per data read it had in flight at once (its first window of tasks, with a raced
+     * read's copies in slots of their own), if that is more. A raced or hedged read's losers closed theirs when they
+     * were cancelled, so a raced batch's copies beyond these open new connections and pay the set-up, in the
+     * simulated network as on HTTP/1.1.
+     */
+    private int openConnections(RetrievalPlan plan, boolean cold, List<Integer> requestsPerTask, int concurrency,
+            int copies) {
+        long metadataReads = plan.metadataRequests().isEmpty() ? 0 : readsPerRound(plan);
+        long dataReads = cold ? 0 : requestsPerTask.stream().filter(requests -> requests > 0)
+                .limit(Math.max(1, concurrency / Math.max(1, copies))).mapToLong(Integer::intValue).sum();
+        return (int) Math.min(network.maxConnections(), Math.max(dataReads, metadataReads));
+    }
+
+    /** The metadata reads of one of {@code plan}'s rounds that wait for a round trip of their own (at least 1). */
+    private static int readsPerRound(RetrievalPlan plan) {
+        int sent = sizes(plan.metadataRequests(), true).size();
+        return Math.max(1, (sent + plan.metadataRounds() - 1) / plan.metadataRounds());
     }
 
     private static double seconds(Duration duration) {

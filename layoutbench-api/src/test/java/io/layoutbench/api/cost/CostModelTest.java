@@ -204,6 +204,66 @@ class CostModelTest {
                 QueryOptions.defaults().withNetwork(slow)).time()).isEqualTo(Duration.ofMillis(1500));
     }
 
+    /**
+     * A warm client holds the connections its earlier run left: one per read, as a raced read's losers closed
+     * theirs. So a warm raced batch's copies pay the connection set-up, and an unraced one's reads do not.
+     */
+    @Test
+    void aWarmRacedBatchPaysTheSetUpOfTheConnectionsItsLosersClosed() {
+        List<PlannedRequest> reads = new ArrayList<>();
+        for (int i = 0; i < 6; i++) {
+            reads.add(get("l1/" + i + ".jpg", 85_000));
+        }
+        RetrievalPlan plan = new RetrievalPlan(List.of(), reads, 0, 6 * 85_000L);
+        NetworkProfile noSetUp = NetworkProfiles.T3_MEDIUM.withConnectionSetup(Duration.ZERO);
+        CostModel withoutSetUp = new CostModel(Prices.s3Standard(), noSetUp);
+        QueryOptions raced = QueryOptions.defaults();
+        QueryOptions unhedged = QueryOptions.defaults().withHedging(false);
+
+        // Raced alike with or without the set-up.
+        assertThat(model.predict(plan, false, raced).requests())
+                .isEqualTo(withoutSetUp.predict(plan, false, raced.withNetwork(noSetUp)).requests());
+        Duration racedWarm = model.predict(plan, false, raced).time();
+        assertThat(racedWarm).isGreaterThan(withoutSetUp.predict(plan, false, raced.withNetwork(noSetUp)).time());
+        // The first reads' copies take the six connections held; the others' pay the set-up, each copy of a read
+        // alike, so the batch pays it once at most.
+        assertThat(racedWarm).isLessThan(withoutSetUp.predict(plan, false, raced.withNetwork(noSetUp)).time()
+                .plus(NetworkProfiles.T3_MEDIUM.connectionSetup()));
+        assertThat(model.predict(plan, false, unhedged).time())
+                .isEqualTo(withoutSetUp.predict(plan, false, unhedged.withNetwork(noSetUp)).time());
+    }
+
+    /**
+     * The client's time per request spaces the requests it sends at once, and adds to the work that runs beside the
+     * transfers.
+     */
+    @Test
+    void theClientsTimePerRequestSpacesItsRequestsAndAddsToItsWork() {
+        NetworkProfile tenMs = new NetworkProfile("ten-ms", Duration.ofMillis(10), 0, Double.POSITIVE_INFINITY,
+                HostBandwidth.sustained(Double.POSITIVE_INFINITY), Duration.ZERO, 1000, 0);
+        List<PlannedRequest> reads = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            reads.add(get("r" + i, 1));
+        }
+        RetrievalPlan plan = new RetrievalPlan(List.of(), reads, 0, 10);
+        QueryOptions options = QueryOptions.defaults().withNetwork(tenMs);
+        CostModel network = new CostModel(Prices.s3Standard(), tenMs).withClientWork(ClientWork.NONE);
+
+        assertThat(network.predict(plan, false, options).time()).isEqualTo(Duration.ofMillis(10));
+        // The tenth request leaves 10 ms after the batch was sent: its first byte 10 ms later.
+        assertThat(network.withClientWork(new ClientWork(Double.POSITIVE_INFINITY, Double.POSITIVE_INFINITY,
+                Duration.ofMillis(1))).predict(plan, false, options).time()).isEqualTo(Duration.ofMillis(20));
+        // Checking the 10 bytes at 100 B/s takes 100 ms, longer than the network's 10: all of it but the last read's
+        // 10 ms runs beside the transfers, and then the last read's. The 10 requests' 1 ms each add to that work.
+        assertThat(network.withClientWork(new ClientWork(100, Double.POSITIVE_INFINITY))
+                .predict(plan, false, options).time()).isEqualTo(Duration.ofMillis(100));
+        assertThat(network.withClientWork(new ClientWork(100, Double.POSITIVE_INFINITY, Duration.ofMillis(1)))
+                .predict(plan, false, options).time()).isEqualTo(Duration.ofMillis(110));
+        assertThat(ClientWork.TWO_VCPU.perRequest()).isPositive();
+        assertThat(new ClientWork(1e9, 1e8).perRequest()).isZero();
+        assertThatThrownBy(() -> new ClientWork(1e9, 1e8, Duration.ofNanos(-1))).hasMessageContaining("at least zero");
+    }
+
     @Test
     void concurrencyIsThePoolWithinTheCapAndTheByteBudget() {
         List<PlannedRequest> rowGroups = List.of(get("a", 60L << 20), get("b", 60L << 20), get("c", 1000));
@@ -257,7 +317,9 @@ class CostModelTest {
         assertThat(together.requests()).isEqualTo(oneByOne.requests()).isEqualTo(14);
 
         // The client checks a task's samples when its last read is in: only the last task's check comes after.
-        Prediction checked = model.predict(byTask, false, paper);
+        ClientWork checking = new ClientWork(ClientWork.TWO_VCPU.payloadBytesPerSecond(),
+                ClientWork.TWO_VCPU.metadataBytesPerSecond());
+        Prediction checked = model.withClientWork(checking).predict(byTask, false, paper);
         double check = ClientWork.TWO_VCPU.seconds(11_000_000, 0);
         assertThat(checked.time().toNanos() / 1e9).isCloseTo(together.time().toNanos() / 1e9 + check / 2,
                 within(1e-6));
