@@ -21,6 +21,7 @@ import io.layoutbench.api.layout.StorageLayout;
 import io.layoutbench.api.metrics.MetricsSnapshot;
 import io.layoutbench.api.metrics.RequestMetrics;
 import io.layoutbench.api.network.NetworkProfile;
+import io.layoutbench.api.network.NetworkProfiles;
 import io.layoutbench.api.predicate.Query;
 import io.layoutbench.backend.simulated.SimulatedNetworkBackend;
 import io.layoutbench.evaluation.BenchmarkQuery;
@@ -159,18 +160,32 @@ public final class BenchmarkRunner {
     }
 
     /**
-     * Runs the first query once per layout and mode, unrecorded, so that class loading and the first JIT
-     * compilations do not land on whichever run happens to come first. Each measured cold run still starts from a
-     * fresh client.
+     * Runs every query once per layout and mode, unrecorded and with no network (in moments, where a network would
+     * take as long as a repetition), so that class loading and the JIT compilations of each query's own paths do not
+     * land on its first repetition; then the first query once per layout and mode over the network, for the
+     * simulated network's own paths. Each measured cold run still starts from a fresh client.
      */
     private void warmUp(ObjectBackend backend, Map<String, String> prefixes) {
-        if (config.queries().isEmpty()) {
-            return;
-        }
         for (StorageLayout layout : config.layouts()) {
             for (RetrievalMode mode : config.modes()) {
-                runPair(backend, layout, prefixes.get(layout.name()), mode, config.queries().get(0), 0);
+                String prefix = prefixes.get(layout.name());
+                for (BenchmarkQuery query : config.queries()) {
+                    coldThenWarm(backend, layout, prefix, mode, query.parse(), NetworkProfiles.NONE, 0);
+                }
+                if (!config.queries().isEmpty()) {
+                    coldThenWarm(backend, layout, prefix, mode, config.queries().get(0).parse(), config.profile(), 0);
+                }
             }
+        }
+    }
+
+    /** Runs {@code query} cold on a fresh client over {@code network}, then warm on the same client; unrecorded. */
+    private void coldThenWarm(ObjectBackend backend, StorageLayout layout, String prefix, RetrievalMode mode,
+            Query query, NetworkProfile network, long seed) {
+        QueryOptions options = options(mode, network);
+        try (ObjectBackend client = client(backend, network, seed); Dataset dataset = layout.open(client, prefix)) {
+            measure(dataset, query, options);
+            measure(dataset, query, options);
         }
     }
 
@@ -178,19 +193,12 @@ public final class BenchmarkRunner {
     List<RunRow> runPair(ObjectBackend backend, StorageLayout layout, String prefix, RetrievalMode mode,
             BenchmarkQuery benchmarkQuery, int rep) {
         Query query = benchmarkQuery.parse();
-        QueryOptions options = QueryOptions.defaults()
-                .withMode(mode)
-                .withNetwork(config.profile())
-                .withMaxConcurrency(config.maxConcurrency())
-                .withOrder(config.order())
-                .withObjective(config.objective())
-                .withMaxReadAmplification(config.maxReadAmplification())
-                .withHedging(config.hedging())
-                .withMaxBufferedBytes(config.maxBufferedBytes());
+        QueryOptions options = options(mode, config.profile());
         // Each run draws its own latencies: with one seed for all, every query's first requests would get the same
         // draws, and a layout's total over the workload would carry one sample's luck eleven times.
         long seed = java.util.Objects.hash(layout.name(), mode.name(), benchmarkQuery.id(), rep);
-        try (ObjectBackend client = client(backend, seed); Dataset dataset = layout.open(client, prefix)) {
+        try (ObjectBackend client = client(backend, config.profile(), seed);
+                Dataset dataset = layout.open(client, prefix)) {
             Measured cold = measure(dataset, query, options);
             // Planned after the cold run so that planning (which loads metadata) does not warm the cold client.
             RetrievalPlan plan = dataset.plan(query, options);
@@ -206,20 +214,33 @@ public final class BenchmarkRunner {
         }
     }
 
+    /** The run's query options, over {@code network}. */
+    private QueryOptions options(RetrievalMode mode, NetworkProfile network) {
+        return QueryOptions.defaults()
+                .withMode(mode)
+                .withNetwork(network)
+                .withMaxConcurrency(config.maxConcurrency())
+                .withOrder(config.order())
+                .withObjective(config.objective())
+                .withMaxReadAmplification(config.maxReadAmplification())
+                .withHedging(config.hedging())
+                .withMaxBufferedBytes(config.maxBufferedBytes());
+    }
+
     /** The bytes of {@code plan}'s metadata reads that cross the link on a cold run (not shared with another). */
     private static long coldMetadataBytes(RetrievalPlan plan) {
         return plan.metadataRequests().stream().filter(request -> request.roundTrip(true))
                 .mapToLong(PlannedRequest::bytes).sum();
     }
 
-    /** A fresh client: its own network (no open connections, full burst credit) over the shared store. */
-    private ObjectBackend client(ObjectBackend backend, long seed) {
+    /** A fresh client: its own {@code network} (no open connections, full burst credit) over the shared store. */
+    private static ObjectBackend client(ObjectBackend backend, NetworkProfile network, long seed) {
         // A metrics view, so that closing the client leaves the shared store open.
         ObjectBackend view = backend.withMetrics(RequestMetrics.NONE);
-        if (config.profile().isUnlimited()) {
+        if (network.isUnlimited()) {
             return view;
         }
-        return SimulatedNetworkBackend.builder(view, config.profile()).seed(seed).build();
+        return SimulatedNetworkBackend.builder(view, network).seed(seed).build();
     }
 
     private record Measured(RetrievalStats stats, Duration time, MemoryPeaks memory) {
