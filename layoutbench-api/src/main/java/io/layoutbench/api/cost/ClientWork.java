@@ -20,7 +20,7 @@ import java.time.Duration;
  * its last read late, and it adds to the work of a query that its client's cores, not the network, bound. The default
  * 20 µs was measured on the same VM over the simulated c8gb.large network: l1's Q4 at mini sends its 390 requests
  * (130 reads raced three ways) over 7.8 ms. Without it, that query was predicted 13 ms under its 61 ms, and Q8 (2,600
- * requests, bound by the client's cores there) 20-25% under.
+ * requests, bound by the client's cores there) 17-25% under.
  *
  * <pre>{@code
  * CostModel model = new CostModel(Prices.s3Standard(), NetworkProfiles.get("c8gb.large"))
