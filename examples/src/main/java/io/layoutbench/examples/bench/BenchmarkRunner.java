@@ -160,32 +160,45 @@ public final class BenchmarkRunner {
     }
 
     /**
-     * Runs every query once per layout and mode, unrecorded and with no network (in moments, where a network would
-     * take as long as a repetition), so that class loading and the JIT compilations of each query's own paths do not
-     * land on its first repetition; then the first query once per layout and mode over the network, for the
-     * simulated network's own paths. Each measured cold run still starts from a fresh client.
+     * Runs every query once per layout and mode, unrecorded, with the run's options (the same plans, windows and
+     * hedging) but on a client with no network, which takes moments where the network would take as long as a
+     * repetition: so that class loading and the JIT compilations of each query's own paths do not land on its first
+     * repetition. Then the first query once per layout and mode over the network, for the simulated network's own
+     * paths and the racing that needs it. Each measured cold run still starts from a fresh client.
      */
     private void warmUp(ObjectBackend backend, Map<String, String> prefixes) {
         for (StorageLayout layout : config.layouts()) {
             for (RetrievalMode mode : config.modes()) {
                 String prefix = prefixes.get(layout.name());
                 for (BenchmarkQuery query : config.queries()) {
-                    coldThenWarm(backend, layout, prefix, mode, query.parse(), NetworkProfiles.NONE, 0);
+                    coldThenWarm(backend, layout, prefix, mode, query.parse(), NetworkProfiles.NONE);
                 }
                 if (!config.queries().isEmpty()) {
-                    coldThenWarm(backend, layout, prefix, mode, config.queries().get(0).parse(), config.profile(), 0);
+                    coldThenWarm(backend, layout, prefix, mode, config.queries().get(0).parse(), config.profile());
                 }
             }
         }
     }
 
-    /** Runs {@code query} cold on a fresh client over {@code network}, then warm on the same client; unrecorded. */
+    /**
+     * Runs {@code query} cold on a fresh client over {@code network}, then warm on the same client, with the run's
+     * options; unrecorded.
+     */
     private void coldThenWarm(ObjectBackend backend, StorageLayout layout, String prefix, RetrievalMode mode,
-            Query query, NetworkProfile network, long seed) {
-        QueryOptions options = options(mode, network);
-        try (ObjectBackend client = client(backend, network, seed); Dataset dataset = layout.open(client, prefix)) {
-            measure(dataset, query, options);
-            measure(dataset, query, options);
+            Query query, NetworkProfile network) {
+        QueryOptions options = options(mode, config.profile());
+        try (ObjectBackend client = client(backend, network, 0); Dataset dataset = layout.open(client, prefix)) {
+            drain(dataset, query, options);
+            drain(dataset, query, options);
+        }
+    }
+
+    /** Runs {@code query} and reads every sample it returns, untimed. */
+    private static void drain(Dataset dataset, Query query, QueryOptions options) {
+        try (SampleStream samples = dataset.query(query, options)) {
+            while (samples.hasNext()) {
+                consume(samples.next());
+            }
         }
     }
 

@@ -101,8 +101,8 @@ public final class CostModel {
      * task holds back the budget of the done tasks after it. Times are expected times under the profile's
      * lognormal first-byte latency ({@link NetworkModel#expected}): a round of reads waits for its slowest, so the
      * more reads run side by side the further the round lies above the median latency. A warm client holds the
-     * connections its earlier run of the query left open, one per read it had in flight, and its reads on them pay no
-     * connection set-up; a cold client holds those its metadata rounds opened, and opens the rest. A raced read's
+     * connections its earlier run of the query left open, one per read it had in flight (or per metadata read of a
+     * round, if that is more), and its reads on them pay no connection set-up; a cold client holds those its metadata rounds opened, and opens the rest. A raced read's
      * losers were cancelled and closed theirs, so a warm raced batch's copies beyond those open new ones and pay the
      * set-up again, as in the simulated network. (Priced warm with no set-up at all, l1's Q9 at mini on c8gb.large,
      * six reads raced three ways, came out at 33.7 ms against a measured 38; it is now priced at 37.5.)
@@ -130,8 +130,8 @@ public final class CostModel {
      * checking is the slower of the two: {@code max(network, check - lastCheck) + lastCheck},
      * {@code lastCheck = check / tasks}, a typical task's check. (Adding the whole check, as before, over-predicted Q8
      * at mini by 30% with no latency jitter: 0.509 s against 0.387 s measured.) The client's time per request
-     * ({@link ClientWork#perRequest}) adds to the check's work, once per request sent (copies included), and spaces
-     * the requests it sends at once, data and metadata ({@link NetworkModel.Client#sendTime}).
+     * ({@link ClientWork#perRequest}) adds to the check's work, once per data request sent (copies included), and
+     * spaces the requests it sends at once, data and metadata ({@link NetworkModel.Client#sendTime}).
      *
      * @param plan    the query's requests
      * @param cold    whether the client has no cached metadata (the plan's metadata reads are sent first)
@@ -262,7 +262,7 @@ public final class CostModel {
      */
     private int openConnections(RetrievalPlan plan, boolean cold, List<Integer> requestsPerTask, int concurrency,
             int copies) {
-        long metadataReads = plan.metadataRequests().isEmpty() ? 0 : readsPerRound(plan);
+        long metadataReads = sizes(plan.metadataRequests(), true).isEmpty() ? 0 : readsPerRound(plan);
         long dataReads = cold ? 0 : requestsPerTask.stream().filter(requests -> requests > 0)
                 .limit(Math.max(1, concurrency / Math.max(1, copies))).mapToLong(Integer::intValue).sum();
         return (int) Math.min(network.maxConnections(), Math.max(dataReads, metadataReads));

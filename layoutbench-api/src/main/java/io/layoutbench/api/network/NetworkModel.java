@@ -55,9 +55,9 @@ public final class NetworkModel {
 
     /**
      * Runs of {@link #expected} for a batch of one read; a batch of n reads gets {@value #EXPECTATION_READS} / n
-     * ({@value #ONE_WINDOW_READS} / n if it goes in one window). The
-     * time of a batch of one or two reads varies the most from draw to draw (a lognormal σ 0.5 has a standard
-     * deviation of half its mean), and such a run costs a microsecond: 16 runs priced a tiny L1 query of two reads at
+     * ({@value #ONE_WINDOW_READS} / n if it goes in one window). The time of a batch of one or two reads varies the
+     * most from draw to draw (a lognormal σ 0.5 has a standard deviation of half its mean), and such a run costs a
+     * microsecond: 16 runs priced a tiny L1 query of two reads at
      * 54 ms against an expected 45 (43.3 ms for the slower of two draws, 200,000 sampled, plus 1.7 ms of transfer),
      * and 256 priced one warm read of 93.6 kB on t3.medium at 37.6 ms, where the simulated network's mean over 400
      * seeds was 35.7 ms and the lognormal's is 35.6 (30 ms x e^(σ²/2) + 1.6 ms of transfer); 1,024 price it at 35.8.
@@ -79,8 +79,11 @@ public final class NetworkModel {
      */
     public static final int ONE_WINDOW_READS = 8192;
 
-    /** The read budget of a prediction: {@link #EXPECTATION_READS}, or {@link #ONE_WINDOW_READS} for one window. */
-    private static final int PREDICTION_READS = -1;
+    /**
+     * Not a count: asks for a prediction's read budget, {@link #ONE_WINDOW_READS} for a batch of no more tasks than
+     * its concurrency, else {@link #EXPECTATION_READS}.
+     */
+    private static final int READS_BY_WINDOW = -1;
 
     private static final double NANOS_PER_SECOND = 1e9;
 
@@ -275,6 +278,10 @@ public final class NetworkModel {
      * cancelled and its connection closed (an HTTP/1.1 response cannot be abandoned on a connection that stays
      * usable), so the next run's copies open new ones and pay the set-up again.
      *
+     * <p>The send time is the client's work on a request when it is submitted, whether the request then waits for a
+     * connection or is cancelled before it leaves: an HTTP client builds and signs a request before it takes a
+     * connection from its pool.
+     *
      * <pre>{@code
      * NetworkModel.Client warm = new NetworkModel.Client(130, Duration.ofNanos(20_000));
      * }</pre>
@@ -383,7 +390,7 @@ public final class NetworkModel {
     public static Expectation expectation(NetworkProfile profile, List<Long> requestSizes, int concurrency,
             int copies) {
         return expectation(profile, requestSizes, List.of(), concurrency, copies, Budget.NONE, Client.FRESH,
-                PREDICTION_READS);
+                READS_BY_WINDOW);
     }
 
     /**
@@ -407,7 +414,7 @@ public final class NetworkModel {
     public static Expectation expectation(NetworkProfile profile, List<Long> requestSizes,
             List<Integer> requestsPerTask, int concurrency, int copies) {
         return expectation(profile, requestSizes, requestsPerTask, concurrency, copies, Budget.NONE, Client.FRESH,
-                PREDICTION_READS);
+                READS_BY_WINDOW);
     }
 
     /**
@@ -427,7 +434,7 @@ public final class NetworkModel {
     public static Expectation expectation(NetworkProfile profile, List<Long> requestSizes,
             List<Integer> requestsPerTask, int concurrency, int copies, Budget budget) {
         return expectation(profile, requestSizes, requestsPerTask, concurrency, copies, budget, Client.FRESH,
-                PREDICTION_READS);
+                READS_BY_WINDOW);
     }
 
     /**
@@ -440,13 +447,14 @@ public final class NetworkModel {
      * Duration t = NetworkModel.expectation(profile, sizes, List.of(), 297, 3, NetworkModel.Budget.NONE, warm).time();
      * }</pre>
      *
+     * @param client what the client brings: connections it holds open, its time to send a request
      * @throws IllegalArgumentException if the client holds more connections than the profile allows, or as the
      *                                  overload without a client throws
      */
     public static Expectation expectation(NetworkProfile profile, List<Long> requestSizes,
             List<Integer> requestsPerTask, int concurrency, int copies, Budget budget, Client client) {
         return expectation(profile, requestSizes, requestsPerTask, concurrency, copies, budget, client,
-                PREDICTION_READS);
+                READS_BY_WINDOW);
     }
 
     /**
@@ -501,7 +509,7 @@ public final class NetworkModel {
         // A batch sent in one window waits for the slowest of all its reads, so its time varies the most from draw
         // to draw: it gets more runs.
         // (Only a prediction's: a choice made while a query waits keeps its own, cheaper budget.)
-        int reads = readBudget != PREDICTION_READS ? readBudget
+        int reads = readBudget != READS_BY_WINDOW ? readBudget
                 : tasks.size() <= concurrency ? ONE_WINDOW_READS : EXPECTATION_READS;
         int runs = Math.max(1, Math.min(EXPECTATION_RUNS, reads / simulated));
         long sum = 0;
