@@ -6,8 +6,9 @@ import java.time.Duration;
 
 /**
  * The client's own work in a query, beside the network's time: checking and handing over the sample bytes it
- * receives (CRC32C, copies), on a cold client parsing footers and decoding metadata columns, and sending each request. The cost model adds
- * it to the network time: on a small instance the client's cores also drive the transfers, so the two overlap little.
+ * receives (CRC32C, copies), on a cold client parsing footers and decoding metadata columns, and sending each
+ * request. The cost model adds it to the network time: on a small instance the client's cores also drive the
+ * transfers, so the two overlap little.
  *
  * <p>The defaults were measured on a 2-vCPU VM (the size of a t3.medium) with the network taken out, which leaves
  * only this work ({@code ./layoutbench bench --scale mini --layouts l2,l3 --mode optimized --profile none --reps 3}):

@@ -104,8 +104,9 @@ public final class CostModel {
      * connections its earlier run of the query left open, one per read it had in flight (or per metadata read of a
      * round, if that is more), and its reads on them pay no connection set-up; a cold client holds those its metadata
      * rounds opened, and opens the rest. A raced read's losers were cancelled and closed theirs, so a warm raced
-     * batch's copies beyond those open new ones and pay the set-up again, as in the simulated network. (Priced warm with no set-up at all, l1's Q9 at mini on c8gb.large,
-     * six reads raced three ways, came out at 33.7 ms against a measured 38; it is now priced at 37.5.)
+     * batch's copies beyond those open new ones and pay the set-up again, as in the simulated network. (Priced warm
+     * with no set-up at all, l1's Q9 at mini on c8gb.large, six reads raced three ways, came out at 33.7 ms against a
+     * measured 38; it is now priced at 37.5.)
      * A request the store answers from bytes an earlier one of the query brought ({@link PlannedRequest#sharing()})
      * adds no round trip; its bytes and the request itself count as the query's.
      *
