@@ -147,7 +147,7 @@ public final class CostModel {
             // Metadata reads go in rounds (a footer before the chunks it locates): as many at once as one round holds.
             // Reads the store answers from an earlier read's bytes wait for no round trip of their own.
             List<Long> sent = sizes(plan.metadataRequests(), true);
-            int perRound = readsPerRound(plan);
+            int perRound = Math.max(1, readsPerRound(plan));
             int copies = 0;
             if (options.hedgesReads() && plan.racedReads()) {
                 int[] readsByCopies = new int[HedgeDelay.MAX_RACED_COPIES + 1];
@@ -263,16 +263,16 @@ public final class CostModel {
      */
     private int openConnections(RetrievalPlan plan, boolean cold, List<Integer> requestsPerTask, int concurrency,
             int copies) {
-        long metadataReads = sizes(plan.metadataRequests(), true).isEmpty() ? 0 : readsPerRound(plan);
+        long metadataReads = readsPerRound(plan);
         long dataReads = cold ? 0 : requestsPerTask.stream().filter(requests -> requests > 0)
                 .limit(Math.max(1, concurrency / Math.max(1, copies))).mapToLong(Integer::intValue).sum();
         return (int) Math.min(network.maxConnections(), Math.max(dataReads, metadataReads));
     }
 
-    /** The metadata reads of one of {@code plan}'s rounds that wait for a round trip of their own (at least 1). */
+    /** The metadata reads of one of {@code plan}'s rounds that wait for a round trip of their own; 0 if none does. */
     private static int readsPerRound(RetrievalPlan plan) {
-        int sent = sizes(plan.metadataRequests(), true).size();
-        return Math.max(1, (sent + plan.metadataRounds() - 1) / plan.metadataRounds());
+        int sent = (int) plan.metadataRequests().stream().filter(request -> request.roundTrip(true)).count();
+        return sent == 0 ? 0 : (sent + plan.metadataRounds() - 1) / plan.metadataRounds();
     }
 
     private static double seconds(Duration duration) {
