@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
 
 import org.apache.parquet.bytes.ByteBufferAllocator;
 import org.apache.parquet.io.InputFile;
@@ -176,6 +177,21 @@ public final class BackendInputFile implements InputFile {
             return CompletableFuture.completedFuture(region.slice(range));
         }
         return fetch(range);
+    }
+
+    /**
+     * Streams {@code range} to {@code pieces}: from a kept region at no cost, as one piece, or with one ranged
+     * request whose bytes are handed over as they arrive ({@link ObjectBackend#streamRangeAsync}, whose contract
+     * {@code pieces} follows).
+     */
+    public CompletableFuture<Void> streamAsync(ByteRange range, Consumer<ByteBuffer> pieces) {
+        requireNonNull(range, "range is null");
+        requireNonNull(pieces, "pieces is null");
+        Region region = keptRegion(range);
+        if (region != null) {
+            return ObjectBackend.inOnePiece(CompletableFuture.completedFuture(region.slice(range)), pieces);
+        }
+        return backend.streamRangeAsync(key, range, pieces);
     }
 
     /** Blocking {@link #readAllAsync}. */

@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
 
 import org.apache.parquet.format.DataPageHeader;
 import org.apache.parquet.format.DataPageHeaderV2;
@@ -28,7 +29,8 @@ import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
  *       fetched, pages closer than {@link FetchOptions#mergeGap()} in one request.</li>
  *   <li>{@link #readWholeRowGroupAsync whole row group}, the LayoutBench paper's mode (DuckDB reads entire row
  *       groups): every column chunk of the row group is fetched, one request per chunk, and the blob chunk is
- *       decoded page after page without the page index.</li>
+ *       decoded page after page as it streams in, without the page index: a read holds a page at a time, not
+ *       the chunk.</li>
  * </ul>
  *
  * <p>Each page a blob is sliced out of is first checked against the CRC32 its header records (parquet-java writes
@@ -124,8 +126,9 @@ public final class BlobReader {
     /**
      * The paper's mode: fetches every column chunk of row group {@code rowGroup} (one request per chunk, sent at
      * once, whatever the merge gap) and returns the blobs of {@code rows} (strictly ascending), decoded by walking
-     * the blob chunk's pages. Needs no page index. The other chunks are fetched for their cost only. Blobs that
-     * are less than half of the chunk are copies, so that a sample kept does not keep the whole chunk in memory.
+     * the blob chunk's pages as they arrive. Needs no page index. The other chunks are fetched for their cost only.
+     * Blobs that are less than half of their page are copies, so that a sample kept does not keep its page in
+     * memory.
      */
     public CompletableFuture<List<ByteBuffer>> readWholeRowGroupAsync(int rowGroup, int[] rows) {
         return readWholeRowGroupAsync(object, rowGroup, rows, List.of(column.name())).thenApply(all -> all.get(0));
@@ -135,84 +138,209 @@ public final class BlobReader {
      * {@link #readWholeRowGroupAsync(int, int[])} for several blob columns of {@code object}: every column chunk
      * fetched once, the blobs of {@code rows} decoded from each of {@code columns}, a list per column in that order.
      *
+     * <p>Each chunk is streamed ({@link ObjectBackend#streamRangeAsync}), one request each as before, and decoded
+     * page by page as its bytes arrive: a read holds the page being decoded and the blobs kept, not the chunk (128 MB
+     * at the paper's settings). The other chunks are read for their cost only, their bytes dropped as they come.
+     *
      * @throws IllegalArgumentException if a column is not a blob column, or a row is out of range
      */
     public static CompletableFuture<List<List<ByteBuffer>>> readWholeRowGroupAsync(ParquetObject object,
             int rowGroup, int[] rows, List<String> columns) {
         List<BlobReader> readers = columns.stream().map(c -> new BlobReader(object, c)).toList();
         RowGroupInfo group = object.footer().rowGroup(rowGroup);
-        List<ColumnChunkInfo> blobChunks = new ArrayList<>(readers.size());
+        List<ChunkStream> decoders = new ArrayList<>(readers.size());
         for (BlobReader reader : readers) {
             reader.checkRows(rowGroup, rows);
-            blobChunks.add(reader.checkChunk(rowGroup));
+            decoders.add(new ChunkStream(object.where(rowGroup, reader.column.name()), reader.checkChunk(rowGroup),
+                    group.rowCount(), rows));
         }
-        List<CompletableFuture<ByteBuffer>> all = new ArrayList<>();
+        List<CompletableFuture<Void>> all = new ArrayList<>();
         for (ColumnChunkInfo chunk : group.columns()) {
-            all.add(object.file().readAsync(chunk.byteRange()));
+            ChunkStream decoder = null;
+            for (ChunkStream wanted : decoders) {
+                decoder = wanted.chunk == chunk ? wanted : decoder;
+            }
+            all.add(object.file().streamAsync(chunk.byteRange(), decoder != null ? decoder : piece -> { }));
         }
         return CompletableFuture.allOf(all.toArray(CompletableFuture[]::new)).thenApply(ignored -> {
-            List<List<ByteBuffer>> blobs = new ArrayList<>(readers.size());
-            for (int r = 0; r < readers.size(); r++) {
-                ColumnChunkInfo chunk = blobChunks.get(r);
-                ByteBuffer bytes = all.get(group.columns().indexOf(chunk)).join();
-                blobs.add(readers.get(r).decodeChunk(bytes, chunk, group, rows));
+            List<List<ByteBuffer>> blobs = new ArrayList<>(decoders.size());
+            for (ChunkStream decoder : decoders) {
+                blobs.add(decoder.finish());
             }
             return blobs;
         });
     }
 
-    private List<ByteBuffer> decodeChunk(ByteBuffer chunk, ColumnChunkInfo info, RowGroupInfo group, int[] rows) {
-        String where = object.where(group.index(), column.name());
-        ByteBuffer[] blobs = new ByteBuffer[rows.length];
-        long chunkOffset = info.byteRange().offset();
-        int position = 0;
-        long pageFirstRow = 0;
-        int next = 0;
-        while (position < chunk.remaining() && next < rows.length) {
-            PageHeaders.Parsed parsed = PageHeaders.read(chunk, position, chunk.remaining(), chunkOffset, where);
-            int pageRows = dataPageValues(parsed.header(), chunkOffset + position, where);
-            int to = next;
+    /**
+     * Decodes the blobs of some rows out of a blob column chunk handed over in pieces of any size, in order: page
+     * headers are parsed as they come (one cut by a piece's end is gathered with the next), pages holding a wanted
+     * row are gathered whole, checked against their CRC and decoded, and the others are skipped unread. It holds at
+     * most the page being gathered, a page header, and the blobs found. Pieces come one at a time
+     * ({@link ObjectBackend#streamRangeAsync}); {@link #finish} is called once they have all come.
+     */
+    private static final class ChunkStream implements Consumer<ByteBuffer> {
+        /**
+         * The largest page header gathered across pieces: a page header is tens of bytes (a blob column has no
+         * statistics), so a longer one is corrupt, not slow to come.
+         */
+        static final int MAX_HEADER_BYTES = 1 << 20;
+
+        final ColumnChunkInfo chunk;
+        private final String where;
+        private final long rowGroupRows;
+        private final int[] rows;
+        private final ByteBuffer[] blobs;
+        /** Bytes of the chunk consumed: the next byte lies at chunk offset + consumed. */
+        private long consumed;
+        /** The start of a page header cut by the end of a piece, or null. */
+        private ByteBuffer headerStart;
+        /** The page being gathered (it holds a wanted row), its header, offset and header length; or null. */
+        private ByteBuffer page;
+        private PageHeader pageHeader;
+        private long pageOffset;
+        private int headerLength;
+        /** Bytes of a page holding no wanted row still to skip. */
+        private long skip;
+        private long pageFirstRow;
+        private int pageRows;
+        /** The first row not yet decoded, and one past the last of the page being gathered. */
+        private int next;
+        private int to;
+
+        ChunkStream(String where, ColumnChunkInfo chunk, long rowGroupRows, int[] rows) {
+            this.where = where;
+            this.chunk = chunk;
+            this.rowGroupRows = rowGroupRows;
+            this.rows = rows;
+            this.blobs = new ByteBuffer[rows.length];
+        }
+
+        @Override
+        public void accept(ByteBuffer piece) {
+            ByteBuffer bytes = piece;
+            if (headerStart != null) {
+                bytes = ByteBuffer.allocate(headerStart.remaining() + piece.remaining());
+                bytes.put(headerStart).put(piece.duplicate()).flip();
+                headerStart = null;
+            }
+            while (bytes.hasRemaining()) {
+                if (page != null) {
+                    int n = Math.min(page.remaining(), bytes.remaining());
+                    page.put(bytes.duplicate().limit(bytes.position() + n));
+                    bytes.position(bytes.position() + n);
+                    consumed += n;
+                    if (!page.hasRemaining()) {
+                        decodePage();
+                    }
+                } else if (skip > 0) {
+                    int n = (int) Math.min(skip, bytes.remaining());
+                    bytes.position(bytes.position() + n);
+                    consumed += n;
+                    skip -= n;
+                } else if (next == rows.length) {
+                    consumed += bytes.remaining();   // every row found: the rest is read for its cost only
+                    return;
+                } else if (!startPage(bytes)) {
+                    if (bytes.remaining() > MAX_HEADER_BYTES) {
+                        throw new ParquetFormatException("Cannot parse the page header at offset " + offset()
+                                + " of " + where + ": no header ends within " + bytes.remaining() + " bytes");
+                    }
+                    headerStart = ByteBuffer.allocate(bytes.remaining()).put(bytes).flip();
+                    return;
+                }
+            }
+        }
+
+        /** Parses the page header at the start of {@code bytes} and consumes it; false if it is cut short. */
+        private boolean startPage(ByteBuffer bytes) {
+            long end = chunk.byteRange().end();
+            PageHeaders.Parsed parsed = PageHeaders.readHeader(bytes, bytes.position(), bytes.limit(),
+                    offset() - bytes.position(), where, offset() + bytes.remaining() < end);
+            if (parsed == null) {
+                return false;
+            }
+            long at = offset();
+            int length = parsed.dataStart() - parsed.start();
+            long data = parsed.header().getCompressed_page_size();
+            if (data < 0 || at + length + data > end) {
+                throw new ParquetFormatException("The page header at offset " + at + " of " + where + " claims "
+                        + data + " bytes of data from offset " + (at + length) + ", overrunning its chunk, which ends"
+                        + " at offset " + end);
+            }
+            pageRows = dataPageValues(parsed.header(), at, where);
+            to = next;
             while (to < rows.length && rows[to] < pageFirstRow + pageRows) {
                 to++;
             }
-            if (to > next) {
-                PageHeaders.verifyCrc(chunk, parsed, chunkOffset, rowsOf(where, pageFirstRow, pageRows));
-                decodeValues(chunk, parsed, chunkOffset + position, pageFirstRow, pageRows, rows, next, to, blobs,
-                        where);
+            bytes.position(bytes.position() + length);
+            consumed += length;
+            if (to == next) {
+                skip = data;
+                pageFirstRow += pageRows;
+                return true;
             }
+            pageHeader = parsed.header();
+            pageOffset = at;
+            headerLength = length;
+            page = ByteBuffer.allocate((int) data);
+            if (data == 0) {
+                decodePage();
+            }
+            return true;
+        }
+
+        /** Checks and decodes the page gathered, then drops it (the blobs it holds are kept, copied if sparse). */
+        private void decodePage() {
+            ByteBuffer data = page.flip();
+            page = null;
+            PageHeaders.Parsed parsed = new PageHeaders.Parsed(pageHeader, -headerLength, 0, data.limit());
+            String pageRowsWhere = rowsOf(where, pageFirstRow, pageRows);
+            PageHeaders.verifyCrc(data, parsed, pageOffset + headerLength, pageRowsWhere);
+            decodeValues(data, parsed, pageOffset, pageFirstRow, pageRows, rows, next, to, blobs, where);
+            detachedIfSparse(blobs, next, to, data.limit());
             next = to;
             pageFirstRow += pageRows;
-            position = parsed.dataEnd();
         }
-        if (next < rows.length) {
-            throw new ParquetFormatException("The pages of " + where + " at " + info.byteRange() + " end after "
-                    + pageFirstRow + " rows, before row " + rows[next] + " of its " + group.rowCount());
+
+        /** The object offset of the next byte. */
+        private long offset() {
+            return chunk.byteRange().offset() + consumed;
         }
-        return Arrays.asList(detachedIfSparse(blobs, chunk.remaining()));
+
+        /** Every row's blob, once the whole chunk has been handed over; an error if the chunk ended too soon. */
+        List<ByteBuffer> finish() {
+            if (next < rows.length) {
+                if (page != null || skip > 0 || headerStart != null) {
+                    throw new ParquetFormatException("The pages of " + where + " at " + chunk.byteRange()
+                            + " end within a page at offset " + offset() + ": the chunk was cut short");
+                }
+                throw new ParquetFormatException("The pages of " + where + " at " + chunk.byteRange() + " end after "
+                        + pageFirstRow + " rows, before row " + rows[next] + " of its " + rowGroupRows);
+            }
+            return Arrays.asList(blobs);
+        }
     }
 
     /**
-     * {@code blobs}, copied out of their chunk when together they hold less than half of it. A slice keeps the
-     * whole chunk reachable: a few samples of a 128 MB row group, one of them still held by the consumer (the last
-     * it took, say), would hold 128 MB while the next row group's chunk is read beside it. A chunk mostly wanted
-     * stays shared: copying it would hold it twice while decoding, for samples that are most of it anyway (with
-     * 24 MiB samples, one per fac row group, that doubling is what a 128 MB heap cannot take). The copy runs at
-     * memory speed, well above what a row group's read takes.
+     * Copies {@code blobs[from, to)}, slices of one page of {@code pageBytes}, out of it when together they hold less
+     * than half of it. A slice keeps the whole page reachable: a few samples the consumer keeps would hold their
+     * pages. A page mostly wanted stays shared: copying it would hold it twice while decoding, for samples that are
+     * most of it anyway (with 24 MiB samples, one a page, that doubling is what a 128 MB heap cannot take). The copy
+     * runs at memory speed, well above what the page's read takes.
      */
-    private static ByteBuffer[] detachedIfSparse(ByteBuffer[] blobs, long chunkBytes) {
+    private static void detachedIfSparse(ByteBuffer[] blobs, int from, int to, long pageBytes) {
         long kept = 0;
-        for (ByteBuffer blob : blobs) {
-            kept += blob.remaining();
+        for (int i = from; i < to; i++) {
+            kept += blobs[i].remaining();
         }
-        if (kept * 2 >= chunkBytes) {
-            return blobs;
+        if (kept * 2 >= pageBytes) {
+            return;
         }
-        for (int i = 0; i < blobs.length; i++) {
+        for (int i = from; i < to; i++) {
             ByteBuffer copy = ByteBuffer.allocate(blobs[i].remaining());
             copy.put(blobs[i].duplicate()).flip();
             blobs[i] = copy.asReadOnlyBuffer();
         }
-        return blobs;
     }
 
     /** Decodes rows {@code rows[from, to)} out of one fetched page into {@code blobs}. */

@@ -36,17 +36,9 @@ final class PageHeaders {
      * @param where the column chunk, for errors: "column X of row group N of KEY"
      */
     static Parsed read(ByteBuffer buffer, int position, int limit, long bufferOffset, String where) {
-        ByteBufferInputStream in = new ByteBufferInputStream(buffer.duplicate().position(position).limit(limit));
-        PageHeader header;
-        try {
-            header = Util.readPageHeader(in);
-        } catch (IOException | RuntimeException e) {
-            throw new ParquetFormatException("Cannot parse the page header at offset " + (bufferOffset + position)
-                    + " of " + where + ": " + (in.available() == 0 ? "it runs past the end of the fetched bytes at "
-                    + (bufferOffset + limit) + " (truncated chunk or wrong offset): " : "corrupt Thrift: ")
-                    + e.getMessage(), e);
-        }
-        int dataStart = position + in.consumed();
+        Parsed parsed = readHeader(buffer, position, limit, bufferOffset, where, false);
+        PageHeader header = parsed.header();
+        int dataStart = parsed.dataStart();
         long dataEnd = (long) dataStart + header.getCompressed_page_size();
         if (header.getCompressed_page_size() < 0 || dataEnd > limit) {
             throw new ParquetFormatException("The page header at offset " + (bufferOffset + position) + " of " + where
@@ -55,6 +47,33 @@ final class PageHeaders {
                     ? "page" : "chunk") + ", which ends at offset " + (bufferOffset + limit));
         }
         return new Parsed(header, position, dataStart, (int) dataEnd);
+    }
+
+    /**
+     * Parses the page header at {@code position} of {@code buffer}, as {@link #read} does, without checking where
+     * its data ends; for a chunk read in pieces, where the data is still to come. {@code dataEnd} is the data's end
+     * if it fits an {@code int}, else {@code Integer.MAX_VALUE}.
+     *
+     * @param more whether more bytes follow {@code limit}: then a header they cut short gives null, not an error
+     */
+    static Parsed readHeader(ByteBuffer buffer, int position, int limit, long bufferOffset, String where,
+            boolean more) {
+        ByteBufferInputStream in = new ByteBufferInputStream(buffer.duplicate().position(position).limit(limit));
+        PageHeader header;
+        try {
+            header = Util.readPageHeader(in);
+        } catch (IOException | RuntimeException e) {
+            if (more && in.available() == 0) {
+                return null;
+            }
+            throw new ParquetFormatException("Cannot parse the page header at offset " + (bufferOffset + position)
+                    + " of " + where + ": " + (in.available() == 0 ? "it runs past the end of the fetched bytes at "
+                    + (bufferOffset + limit) + " (truncated chunk or wrong offset): " : "corrupt Thrift: ")
+                    + e.getMessage(), e);
+        }
+        int dataStart = position + in.consumed();
+        long dataEnd = (long) dataStart + Math.max(0, header.getCompressed_page_size());
+        return new Parsed(header, position, dataStart, (int) Math.min(Integer.MAX_VALUE, dataEnd));
     }
 
     /**

@@ -15,7 +15,6 @@ import io.layoutbench.backend.memory.MemoryBackend;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.lang.ref.WeakReference;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Path;
@@ -102,38 +101,59 @@ class BlobReaderTest {
     }
 
     @Test
-    void wholeRowGroupBlobsDoNotKeepASparselyReadChunkInMemory() {
-        ArrayTrackingBackend tracking = new ArrayTrackingBackend(backend);
-        ParquetObject table = ParquetObject.open(tracking, "l3.parquet");
-        BlobReader reader = new BlobReader(table, "image_bytes");
-        RowGroupInfo group = table.footer().rowGroups().get(1);
-        int[] sparse = TestTables.sparseRows(3, (int) group.rowCount(), 17);
-        int[] all = IntStream.range(0, (int) group.rowCount()).toArray();
-        tracking.arrays.clear();
+    void wholeRowGroupModeDecodesChunksStreamedInPiecesOfAnySize() {
+        for (int pieceSize : new int[] {1, 7, 1000, 4096, 1 << 20}) {
+            PiecesBackend pieces = new PiecesBackend(backend, pieceSize);
+            ParquetObject table = ParquetObject.open(pieces, "l3.parquet");
+            BlobReader reader = new BlobReader(table, "image_bytes");
+            pieces.streamed.clear();
+            pieces.ranged.clear();   // the footer's
+            for (RowGroupInfo group : table.footer().rowGroups().subList(0, 3)) {
+                int[] sparse = TestTables.sparseRows(group.index(), (int) group.rowCount(), 17);
+                int[] all = IntStream.range(0, (int) group.rowCount()).toArray();
 
-        List<ByteBuffer> few = reader.readWholeRowGroup(group.index(), sparse);
-        List<WeakReference<byte[]>> fewChunks = List.copyOf(tracking.arrays);
-        tracking.arrays.clear();
-        List<ByteBuffer> every = reader.readWholeRowGroup(group.index(), all);
-        List<WeakReference<byte[]>> everyChunks = List.copyOf(tracking.arrays);
-        System.gc();
-
-        // The few blobs were copied: the chunk they came from is gone though they are still held.
-        assertThat(fewChunks).hasSize(group.columns().size());
-        assertThat(fewChunks).allSatisfy(chunk -> assertThat(chunk.get()).isNull());
-        assertBlobs(group, sparse, few);
-        // All of them share the chunk they came from, which is then mostly payload: no copy.
-        assertThat(everyChunks).anySatisfy(chunk -> assertThat(chunk.get()).isNotNull());
-        assertBlobs(group, all, every);
+                assertBlobs(group, sparse, reader.readWholeRowGroup(group.index(), sparse));
+                assertBlobs(group, all, reader.readWholeRowGroup(group.index(), all));
+            }
+            // Every chunk was streamed (no ranged read of a whole chunk), each in pieces of the size asked for.
+            assertThat(pieces.ranged).as("pieces of %d bytes", pieceSize).isEmpty();
+            assertThat(pieces.streamed).hasSize(3 * 2 * table.footer().rowGroups().get(0).columns().size());
+        }
     }
 
-    /** Hands out every range read as a fresh array, and keeps a weak reference to it. */
-    private static final class ArrayTrackingBackend extends ForwardingObjectBackend {
-        final List<WeakReference<byte[]>> arrays = new CopyOnWriteArrayList<>();
-        private final ObjectBackend delegate;
+    @Test
+    void wholeRowGroupModeReportsAStreamedPageHeaderThatIsGarbage() {
+        ParquetObject good = ParquetObject.open(backend, "l3.parquet");
+        PageInfo page = good.pageIndex(0, "image_bytes").pages().get(2);
+        byte[] corrupt = fileBytes.clone();
+        java.util.Arrays.fill(corrupt, (int) page.offset(), (int) page.offset() + 8, (byte) 0x15);
+        backend.put("bad-header.parquet", corrupt);
 
-        ArrayTrackingBackend(ObjectBackend delegate) {
+        for (int pieceSize : new int[] {3, 1 << 20}) {
+            BlobReader reader = new BlobReader(ParquetObject.open(new PiecesBackend(backend, pieceSize),
+                    "bad-header.parquet"), "image_bytes");
+            assertThatThrownBy(() -> reader.readWholeRowGroup(0, new int[] {(int) page.firstRow() + 1}))
+                    .as("pieces of %d bytes", pieceSize)
+                    .isInstanceOf(ParquetFormatException.class)
+                    .hasMessageContaining("offset " + page.offset())
+                    .hasMessageContaining("column image_bytes of row group 0 of bad-header.parquet");
+        }
+    }
+
+    /**
+     * Streams every range in pieces of {@code pieceSize} bytes through one buffer that it overwrites with garbage once
+     * each piece has been handed over, so a reader that kept a piece instead of copying it reads garbage; counts the
+     * ranges streamed and read.
+     */
+    private static final class PiecesBackend extends ForwardingObjectBackend {
+        final List<ByteRange> streamed = new CopyOnWriteArrayList<>();
+        final List<ByteRange> ranged = new CopyOnWriteArrayList<>();
+        private final ObjectBackend delegate;
+        private final int pieceSize;
+
+        PiecesBackend(ObjectBackend delegate, int pieceSize) {
             this.delegate = delegate;
+            this.pieceSize = pieceSize;
         }
 
         @Override
@@ -143,17 +163,28 @@ class BlobReaderTest {
 
         @Override
         public CompletableFuture<ByteBuffer> readRangeAsync(String key, ByteRange range) {
-            return delegate.readRangeAsync(key, range).thenApply(read -> {
-                byte[] array = new byte[read.remaining()];
-                read.duplicate().get(array);
-                arrays.add(new WeakReference<>(array));
-                return ByteBuffer.wrap(array).asReadOnlyBuffer();
+            ranged.add(range);
+            return delegate.readRangeAsync(key, range);
+        }
+
+        @Override
+        public CompletableFuture<Void> streamRangeAsync(String key, ByteRange range,
+                java.util.function.Consumer<ByteBuffer> pieces) {
+            streamed.add(range);
+            return delegate.readRangeAsync(key, range).thenAccept(bytes -> {
+                byte[] reused = new byte[pieceSize];
+                while (bytes.hasRemaining()) {
+                    int n = Math.min(pieceSize, bytes.remaining());
+                    bytes.get(reused, 0, n);
+                    pieces.accept(ByteBuffer.wrap(reused, 0, n).asReadOnlyBuffer());
+                    java.util.Arrays.fill(reused, (byte) 0x5A);
+                }
             });
         }
 
         @Override
         public ObjectBackend withMetrics(RequestMetrics metrics) {
-            return new ArrayTrackingBackend(delegate.withMetrics(metrics));
+            return new PiecesBackend(delegate.withMetrics(metrics), pieceSize);
         }
     }
 

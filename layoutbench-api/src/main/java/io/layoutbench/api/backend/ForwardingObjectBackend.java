@@ -6,6 +6,7 @@ import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.Collection;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
 import java.util.stream.Stream;
 
 /**
@@ -39,6 +40,15 @@ public abstract class ForwardingObjectBackend implements ObjectBackend {
     @Override
     public CompletableFuture<ByteBuffer> readRangeAsync(String key, ByteRange range) {
         return delegate().readRangeAsync(key, range);
+    }
+
+    /**
+     * Forwarded: a subclass that changes {@link #readRangeAsync} (counting, recording, hedging reads) changes this
+     * too, or its streamed reads bypass it.
+     */
+    @Override
+    public CompletableFuture<Void> streamRangeAsync(String key, ByteRange range, Consumer<ByteBuffer> pieces) {
+        return delegate().streamRangeAsync(key, range, pieces);
     }
 
     @Override

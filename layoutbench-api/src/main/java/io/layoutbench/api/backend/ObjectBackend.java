@@ -11,9 +11,11 @@ import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Collection;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
+import java.util.function.Consumer;
 import java.util.stream.Stream;
 
 /**
@@ -87,6 +89,47 @@ public interface ObjectBackend extends AutoCloseable {
     /** Blocking {@link #readRangeAsync}: waits, and rethrows the {@link StorageException} it failed with. */
     default ByteBuffer readRange(String key, ByteRange range) {
         return await(readRangeAsync(key, range));
+    }
+
+    /**
+     * Reads {@code range} of the object {@code key} as {@link #readRangeAsync} does (the same requests, metrics and
+     * errors), but hands its bytes to {@code pieces} in order as they arrive instead of gathering them into one
+     * buffer: a reader that keeps only part of a large range (a few blobs of a 128 MB column chunk) holds a piece at
+     * a time, not the range.
+     *
+     * <p>{@code pieces} is called one piece after another, never concurrently, on a thread of the backend's choosing:
+     * keep it short, as the next piece waits for it. Each piece is a read-only buffer whose remaining bytes follow
+     * the previous piece's, never empty, and valid only during the call (the backend may reuse it): copy what you
+     * keep. The future completes once the last piece has been handed over. It fails with the backend's
+     * {@link StorageException} (possibly after some pieces were handed over, when a connection breaks mid-body: drop
+     * what was gathered), or with what {@code pieces} threw, which ends the read. Cancelling it stops the read; a
+     * piece being handed over may still arrive.
+     *
+     * <p>The default reads the range with {@link #readRangeAsync} and hands it over as one piece; backends that can
+     * stream override it (the file, S3 and simulated-network backends do).
+     *
+     * <pre>{@code
+     * CRC32 crc = new CRC32();
+     * backend.streamRangeAsync("l3/part-00000.parquet", ByteRange.of(4, 128 << 20), crc::update).join();
+     * }</pre>
+     */
+    default CompletableFuture<Void> streamRangeAsync(String key, ByteRange range, Consumer<ByteBuffer> pieces) {
+        Objects.requireNonNull(pieces, "pieces is null");
+        return inOnePiece(readRangeAsync(key, range), pieces);
+    }
+
+    /**
+     * Hands what {@code read} brings to {@code pieces} as one piece (none if it is empty): how a backend or a
+     * decorator that cannot stream a read (a raced read, whose winner is known only once it is read) answers
+     * {@link #streamRangeAsync}.
+     */
+    static CompletableFuture<Void> inOnePiece(CompletableFuture<ByteBuffer> read, Consumer<ByteBuffer> pieces) {
+        Objects.requireNonNull(pieces, "pieces is null");
+        return read.thenAccept(bytes -> {
+            if (bytes.hasRemaining()) {
+                pieces.accept(bytes);
+            }
+        });
     }
 
     /** Reads the whole object. The default asks for its size, then reads one range; backends may do better. */

@@ -445,6 +445,139 @@ public abstract class ObjectBackendContractTest {
         TestBytes.verify(key, 0, whole);
     }
 
+    // ---- streamed reads ------------------------------------------------------------------------------------
+
+    @Test
+    void streamedRangesArriveInOrderAsPiecesOneAtATime() {
+        String key = "streamed/object.bin";
+        int size = largeObjectSize();
+        backend.put(key, TestBytes.stream(key, size), size);
+
+        for (ByteRange range : List.of(ByteRange.of(0, size), ByteRange.of(1, 1), ByteRange.of(size / 3, size / 2),
+                ByteRange.between(size - 300_000, size))) {
+            Streamed streamed = stream(key, range);
+
+            streamed.result().join();
+            assertThat(streamed.overlapped()).as("pieces of %s handed over concurrently", range).isFalse();
+            assertThat(streamed.pieceSizes()).as("pieces of %s", range).allMatch(n -> n > 0);
+            assertThat(streamed.readOnly()).as("every piece of %s is read-only", range).isTrue();
+            ByteBuffer got = streamed.bytes();
+            assertThat(got.remaining()).as("bytes of %s", range).isEqualTo((int) range.length());
+            TestBytes.verify(key, range.offset(), got);
+        }
+    }
+
+    @Test
+    void aStreamedRangeIsCountedAsTheSameReadWouldBe() {
+        String key = "streamed/metered.bin";
+        int size = largeObjectSize();
+        backend.put(key, TestBytes.stream(key, size), size);
+        ByteRange range = ByteRange.of(1000, size - 2000);
+        QueryMetrics read = new QueryMetrics();
+        QueryMetrics streamed = new QueryMetrics();
+
+        try (ObjectBackend reads = backend.withMetrics(read); ObjectBackend streams = backend.withMetrics(streamed)) {
+            reads.readRange(key, range);
+            Streamed pieces = new Streamed();
+            ObjectBackend.await(streams.streamRangeAsync(key, range, pieces));
+            assertThat(pieces.bytes().remaining()).isEqualTo(size - 2000);
+        }
+
+        assertThat(streamed.snapshot().requests(RequestKind.RANGE_GET))
+                .isEqualTo(read.snapshot().requests(RequestKind.RANGE_GET)).isPositive();
+        assertThat(streamed.snapshot().totalRequests()).isEqualTo(read.snapshot().totalRequests());
+        assertThat(streamed.snapshot().bytesReceived()).isEqualTo(size - 2000);
+    }
+
+    @Test
+    void streamedReadsFailAsReadsDoAndHandOverNothing() {
+        putTestObject("streamed/small.bin", 1500);
+
+        Streamed pastEnd = stream("streamed/small.bin", ByteRange.of(1024, 1024));
+        Streamed missing = stream("streamed/missing.bin", ByteRange.of(0, 10));
+        Streamed empty = stream("streamed/small.bin", ByteRange.of(1500, 0));
+
+        assertThatThrownBy(() -> ObjectBackend.await(pastEnd.result()))
+                .isInstanceOf(RangeNotSatisfiableException.class)
+                .hasMessage("Cannot read range [1024, 2048) of streamed/small.bin: object is 1500 bytes");
+        assertThatThrownBy(() -> ObjectBackend.await(missing.result()))
+                .isInstanceOf(ObjectNotFoundException.class).hasMessageContaining("streamed/missing.bin");
+        empty.result().join();
+        assertThat(pastEnd.pieceSizes()).isEmpty();
+        assertThat(missing.pieceSizes()).isEmpty();
+        assertThat(empty.pieceSizes()).isEmpty();
+    }
+
+    @Test
+    void whatTheConsumerThrowsEndsTheStreamedRead() {
+        String key = "streamed/refused.bin";
+        int size = largeObjectSize();
+        backend.put(key, TestBytes.stream(key, size), size);
+        IllegalStateException refusal = new IllegalStateException("enough");
+        List<Integer> pieces = new ArrayList<>();
+
+        CompletableFuture<Void> read = backend.streamRangeAsync(key, ByteRange.of(0, size), piece -> {
+            pieces.add(piece.remaining());
+            throw refusal;
+        });
+
+        assertThatThrownBy(() -> ObjectBackend.await(read)).isSameAs(refusal);
+        assertThat(pieces).hasSize(1);
+        TestBytes.verify(key, 5, backend.readRange(key, ByteRange.of(5, 100)));   // the backend reads on
+    }
+
+    /** Streams {@code range} of {@code key} into a {@link Streamed}, whose result is the read's future. */
+    private Streamed stream(String key, ByteRange range) {
+        Streamed streamed = new Streamed();
+        streamed.result = backend.streamRangeAsync(key, range, streamed);
+        return streamed;
+    }
+
+    /** Gathers a streamed read's pieces, noting their sizes and whether two were ever handed over at once. */
+    private static final class Streamed implements java.util.function.Consumer<ByteBuffer> {
+        private final java.io.ByteArrayOutputStream gathered = new java.io.ByteArrayOutputStream();
+        private final List<Integer> sizes = new ArrayList<>();
+        private final AtomicBoolean inside = new AtomicBoolean();
+        private volatile boolean overlapped;
+        private volatile boolean readOnly = true;
+        private CompletableFuture<Void> result;
+
+        @Override
+        public void accept(ByteBuffer piece) {
+            if (!inside.compareAndSet(false, true)) {
+                overlapped = true;
+            }
+            synchronized (this) {
+                readOnly &= piece.isReadOnly();
+                sizes.add(piece.remaining());
+                byte[] bytes = new byte[piece.remaining()];
+                piece.duplicate().get(bytes);
+                gathered.writeBytes(bytes);
+            }
+            inside.set(false);
+        }
+
+        CompletableFuture<Void> result() {
+            return result;
+        }
+
+        boolean overlapped() {
+            return overlapped;
+        }
+
+        boolean readOnly() {
+            return readOnly;
+        }
+
+        synchronized List<Integer> pieceSizes() {
+            return List.copyOf(sizes);
+        }
+
+        synchronized ByteBuffer bytes() {
+            return ByteBuffer.wrap(gathered.toByteArray());
+        }
+    }
+
     // ---- listing -----------------------------------------------------------------------------------------
 
     @Test

@@ -52,6 +52,7 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import java.util.stream.StreamSupport;
@@ -96,6 +97,8 @@ public final class FileBackend implements ObjectBackend {
 
     /** The most bytes one read returns: the largest heap buffer a JVM reliably allocates. */
     public static final int MAX_READ_BYTES = Integer.MAX_VALUE - 8;
+    /** Bytes a streamed read hands over at a time ({@link #streamRangeAsync}). */
+    static final int STREAM_PIECE_BYTES = SlicedIo.SLICE_BYTES;
 
     static final int LIST_PAGE_SIZE = 1000;
 
@@ -198,6 +201,21 @@ public final class FileBackend implements ObjectBackend {
                     + range.length() + " bytes and one read returns at most " + MAX_READ_BYTES + "; split it");
         }
         return submitRead(RequestKind.RANGE_GET, key, path, range);
+    }
+
+    /**
+     * Streamed from the file in pieces of {@value #STREAM_PIECE_BYTES} bytes through one buffer, one I/O thread
+     * reading the next piece once the previous one is handed over; no range is too long.
+     */
+    @Override
+    public CompletableFuture<Void> streamRangeAsync(String key, ByteRange range, Consumer<ByteBuffer> pieces) {
+        Path path = pathOf(key);
+        requireNonNull(range, "range is null");
+        requireNonNull(pieces, "pieces is null");
+        return submit(RequestKind.RANGE_GET, key, (start, result) -> {
+            stream(key, path, range, pieces, start, result);
+            return null;
+        });
     }
 
     /**
@@ -357,14 +375,27 @@ public final class FileBackend implements ObjectBackend {
     // ---- reads ---------------------------------------------------------------------------------------------
 
     private CompletableFuture<ByteBuffer> submitRead(RequestKind kind, String key, Path path, ByteRange range) {
+        return submit(kind, key, (start, result) -> read(kind, key, path, range, start));
+    }
+
+    /** What a read does on its I/O thread, given when it was sent and the future it completes (to see a cancel). */
+    @FunctionalInterface
+    private interface ReadWork<T> {
+        T run(long startNanos, CompletableFuture<T> result) throws IOException;
+    }
+
+    /** Counts a read of {@code kind} as sent and runs {@code work} on an I/O thread. */
+    private <T> CompletableFuture<T> submit(RequestKind kind, String key, ReadWork<T> work) {
         checkOpen();
         metrics.onRequestStarted(kind);
         long start = System.nanoTime();
-        CompletableFuture<ByteBuffer> result = new CompletableFuture<>();
+        CompletableFuture<T> result = new CompletableFuture<>();
         try {
             shared.executor.execute(() -> {
                 try {
-                    result.complete(read(kind, key, path, range, start));
+                    result.complete(work.run(start, result));
+                } catch (PieceRefused refused) {   // the caller's failure, not the read's
+                    result.completeExceptionally(refused.getCause());
                 } catch (Throwable t) {   // complete the future whatever happens, so no caller waits forever
                     metrics.onRequestFailed(kind);
                     result.completeExceptionally(t);
@@ -394,23 +425,81 @@ public final class FileBackend implements ObjectBackend {
                 throw notFound(key, path);   // a directory opens fine on Linux; only a real read would fail
             }
             ByteBuffer buffer = ByteBuffer.allocate((int) wanted.length());
-            long position = wanted.offset();
-            while (buffer.hasRemaining()) {
-                // In slices: one read of the whole range would take a temporary direct buffer of its size,
-                // cached by this I/O thread for good (see SlicedIo).
-                int n = SlicedIo.read(channel, buffer, position);
-                if (n < 0) {
-                    throw new StorageException("Cannot read range " + wanted + " of " + key + " (" + path
-                            + "): the file ended at byte " + position + " though it was " + size
-                            + " bytes when opened; was it changed outside the backend?");
-                }
-                position += n;
-            }
+            fill(channel, buffer, wanted.offset(), key, path, wanted, size);
             metrics.onFirstByte(kind, System.nanoTime() - startNanos);
             metrics.onBytesReceived(kind, wanted.length());
             return buffer.flip().asReadOnlyBuffer();
         } catch (IOException e) {
             throw translate(e, range == null ? "read" : "read range " + range + " of", key, path);
+        }
+    }
+
+    /**
+     * Streams {@code range} of {@code path} to {@code pieces}, a piece at a time through one buffer, until done or
+     * {@code result} is cancelled.
+     */
+    private void stream(String key, Path path, ByteRange range, Consumer<ByteBuffer> pieces, long startNanos,
+            CompletableFuture<Void> result) throws IOException {
+        Path link = firstLinkOnReadPath(path);
+        if (link != null) {
+            throw linkRefused("read range " + range + " of", key, link, null);
+        }
+        try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
+            long size = channel.size();
+            if (!range.fitsIn(size)) {
+                throw new RangeNotSatisfiableException(key, range, size);
+            }
+            if (range.length() == 0 && !Files.isRegularFile(path)) {
+                throw notFound(key, path);
+            }
+            ByteBuffer buffer = ByteBuffer.allocate((int) Math.min(STREAM_PIECE_BYTES, range.length()));
+            ByteBuffer piece = buffer.asReadOnlyBuffer();
+            long position = range.offset();
+            while (position < range.end() && !result.isDone()) {
+                buffer.clear().limit((int) Math.min(buffer.capacity(), range.end() - position));
+                position = fill(channel, buffer, position, key, path, range, size);
+                if (position - buffer.limit() == range.offset()) {
+                    metrics.onFirstByte(RequestKind.RANGE_GET, System.nanoTime() - startNanos);
+                }
+                metrics.onBytesReceived(RequestKind.RANGE_GET, buffer.limit());
+                try {
+                    pieces.accept(piece.clear().limit(buffer.limit()));
+                } catch (RuntimeException | Error e) {
+                    throw new PieceRefused(e);
+                }
+            }
+        } catch (IOException e) {
+            throw translate(e, "read range " + range + " of", key, path);
+        }
+    }
+
+    /**
+     * Fills {@code buffer}'s remaining bytes from {@code position} of the channel, part of reading {@code range}
+     * of a file of {@code size} bytes when opened.
+     *
+     * @return the position after the bytes read
+     */
+    private static long fill(FileChannel channel, ByteBuffer buffer, long position, String key, Path path,
+            ByteRange range, long size) throws IOException {
+        long at = position;
+        while (buffer.hasRemaining()) {
+            // In slices: one read of the whole range would take a temporary direct buffer of its size, cached by
+            // this I/O thread for good (see SlicedIo).
+            int n = SlicedIo.read(channel, buffer, at);
+            if (n < 0) {
+                throw new StorageException("Cannot read range " + range + " of " + key + " (" + path
+                        + "): the file ended at byte " + at + " though it was " + size
+                        + " bytes when opened; was it changed outside the backend?");
+            }
+            at += n;
+        }
+        return at;
+    }
+
+    /** What a streamed read's consumer threw: it fails the read as it is, and is no failure of the request. */
+    private static final class PieceRefused extends RuntimeException {
+        PieceRefused(Throwable cause) {
+            super(cause);
         }
     }
 

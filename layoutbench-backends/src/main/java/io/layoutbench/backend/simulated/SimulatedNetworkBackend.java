@@ -24,6 +24,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 import java.util.function.ToLongFunction;
 
@@ -47,7 +48,8 @@ import java.util.function.ToLongFunction;
  * signals its first byte ({@link SupportsFirstByteSignal}: a raced copy) is sized by the wrapped backend's
  * {@code size} (uncounted) and read the same way. Any other whole-object read asks the wrapped backend first, and
  * when it answers, a transfer of the bytes it returned (zero for an error) enters the model. The answer is handed on
- * when the transfer completes. The wrapped backend's own time can add to the simulated time: wrap a fast one.
+ * when the transfer completes. A streamed read ({@link #streamRangeAsync}) is a ranged read timed the same way; the
+ * wrapped backend streams its pieces from the first byte on, and it completes at the last. The wrapped backend's own time can add to the simulated time: wrap a fast one.
  * {@code size}, {@code put}, {@code list} and {@code delete} pass straight through with no delay and take no
  * connection: they are off the fetch path this backend is for. The blocking {@code readRange} and
  * {@code readAll} wait for simulated time, so with a {@link VirtualClock} call the asynchronous methods and advance
@@ -196,7 +198,25 @@ public final class SimulatedNetworkBackend extends ForwardingObjectBackend imple
         }
         ObjectKeys.check(key);
         requireNonNull(range, "range is null");
-        return simulateLazily(RequestKind.RANGE_GET, range.length(), () -> delegate.readRangeAsync(key, range), null);
+        return simulateLazily(RequestKind.RANGE_GET, range.length(), () -> delegate.readRangeAsync(key, range),
+                ByteBuffer::remaining, null);
+    }
+
+    /**
+     * One simulated {@code RANGE_GET}, timed as {@link #readRangeAsync(String, ByteRange)} is, whose bytes the wrapped
+     * backend streams to {@code pieces} from the simulated first byte on: no faster than the wrapped backend gives
+     * them, and no later than the read completes, at its simulated last byte.
+     */
+    @Override
+    public CompletableFuture<Void> streamRangeAsync(String key, ByteRange range, Consumer<ByteBuffer> pieces) {
+        if (network == null) {
+            return delegate.streamRangeAsync(key, range, pieces);
+        }
+        ObjectKeys.check(key);
+        requireNonNull(range, "range is null");
+        requireNonNull(pieces, "pieces is null");
+        return simulateLazily(RequestKind.RANGE_GET, range.length(),
+                () -> delegate.streamRangeAsync(key, range, pieces), done -> range.length(), null);
     }
 
     /** {@link #readRangeAsync(String, ByteRange)}, running {@code onFirstByte} at its simulated first byte. */
@@ -209,7 +229,7 @@ public final class SimulatedNetworkBackend extends ForwardingObjectBackend imple
         ObjectKeys.check(key);
         requireNonNull(range, "range is null");
         return simulateLazily(RequestKind.RANGE_GET, range.length(), () -> delegate.readRangeAsync(key, range),
-                onFirstByte);
+                ByteBuffer::remaining, onFirstByte);
     }
 
     /** {@link #readAllAsync(String)}, running {@code onFirstByte} at its simulated first byte. */
@@ -307,7 +327,8 @@ public final class SimulatedNetworkBackend extends ForwardingObjectBackend imple
         } catch (StorageException e) {
             return simulate(RequestKind.GET, delegate.readAllAsync(key), ByteBuffer::remaining, onFirstByte);
         }
-        return simulateLazily(RequestKind.GET, size, () -> delegate.readAllAsync(key), onFirstByte);
+        return simulateLazily(RequestKind.GET, size, () -> delegate.readAllAsync(key), ByteBuffer::remaining,
+                onFirstByte);
     }
 
     /**
@@ -316,21 +337,29 @@ public final class SimulatedNetworkBackend extends ForwardingObjectBackend imple
      * lies within its first-byte latency, and a read cancelled before its first byte (a raced copy that lost) costs
      * it nothing. An error from the wrapped backend fails the read then: after a connection and a first byte, with no
      * bytes. {@code onFirstByte} (may be null) runs once, at the first byte, unless the read was cancelled.
+     * {@code bytesOf} gives the bytes an answer brought; cancelling the read cancels the wrapped backend's too (a
+     * streamed read stops handing over pieces).
      */
-    private CompletableFuture<ByteBuffer> simulateLazily(RequestKind kind, long bytes,
-            Supplier<CompletableFuture<ByteBuffer>> read, Runnable onFirstByte) {
+    private <T> CompletableFuture<T> simulateLazily(RequestKind kind, long bytes, Supplier<CompletableFuture<T>> read,
+            ToLongFunction<T> bytesOf, Runnable onFirstByte) {
         // Counted when sent, as a client counts it, whether or not the store is ever asked.
         firstByteMetrics.onRequestStarted(kind);
-        CompletableFuture<ByteBuffer> result = new CompletableFuture<>();
-        AtomicReference<CompletableFuture<ByteBuffer>> asked = new AtomicReference<>();
+        CompletableFuture<T> result = new CompletableFuture<>();
+        AtomicReference<CompletableFuture<T>> asked = new AtomicReference<>();
         AtomicReference<Object> transferOrCancelled = new AtomicReference<>();
+        AtomicReference<CompletableFuture<T>> wrapped = new AtomicReference<>();
         Runnable ask = () -> {
-            CompletableFuture<ByteBuffer> answer = new CompletableFuture<>();
+            CompletableFuture<T> answer = new CompletableFuture<>();
             if (result.isDone() || !asked.compareAndSet(null, answer)) {
                 return;
             }
             try {
-                read.get().whenComplete((value, error) -> {
+                CompletableFuture<T> reading = read.get();
+                wrapped.set(reading);
+                if (result.isCancelled()) {
+                    reading.cancel(false);
+                }
+                reading.whenComplete((value, error) -> {
                     if (error == null) {
                         answer.complete(value);
                     } else {
@@ -354,14 +383,14 @@ public final class SimulatedNetworkBackend extends ForwardingObjectBackend imple
         };
         NetworkModel.Transfer transfer = network.submit(bytes, new SimulatedNetwork.Waiter(done -> {
             ask.run();   // heard here first if the last byte came with the first (an empty range)
-            CompletableFuture<ByteBuffer> answer = asked.get();
+            CompletableFuture<T> answer = asked.get();
             if (answer == null) {
                 return;   // cancelled before it was asked: nothing to hand on
             }
             answer.whenComplete((value, error) -> {
                 if (error == null && !result.isDone()) {
                     firstByteMetrics.onFirstByte(kind, done.timeToFirstByteNanos());
-                    firstByteMetrics.onBytesReceived(kind, value.remaining());
+                    firstByteMetrics.onBytesReceived(kind, bytesOf.applyAsLong(value));
                     result.complete(value);
                 }
             });
@@ -371,9 +400,13 @@ public final class SimulatedNetworkBackend extends ForwardingObjectBackend imple
         }
         result.whenComplete((value, error) -> {
             if (result.isCancelled()) {
-                CompletableFuture<ByteBuffer> answer = asked.get();
+                CompletableFuture<T> answer = asked.get();
                 if (answer != null) {
                     answer.cancel(false);
+                }
+                CompletableFuture<T> reading = wrapped.get();
+                if (reading != null) {
+                    reading.cancel(false);
                 }
                 if (transferOrCancelled.getAndSet(CANCELLED) instanceof NetworkModel.Transfer submitted) {
                     abandon(kind, submitted);

@@ -13,6 +13,7 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
 
 /**
  * Passes reads through and writes down each one as a {@link PlannedRequest}, so the metadata reads a cold client
@@ -51,6 +52,12 @@ public final class RecordingBackend extends ForwardingObjectBackend {
     public CompletableFuture<ByteBuffer> readRangeAsync(String key, ByteRange range) {
         record(RequestKind.RANGE_GET, key, range);
         return delegate.readRangeAsync(key, range);
+    }
+
+    @Override
+    public CompletableFuture<Void> streamRangeAsync(String key, ByteRange range, Consumer<ByteBuffer> pieces) {
+        record(RequestKind.RANGE_GET, key, range);
+        return delegate.streamRangeAsync(key, range, pieces);
     }
 
     @Override

@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
@@ -128,6 +129,18 @@ public final class RacedReads extends ForwardingObjectBackend {
         Function<Runnable, CompletableFuture<ByteBuffer>> copy =
                 onFirstByte -> signalling.readRangeAsync(key, range, onFirstByte);
         return new Race(metrics, RequestKind.RANGE_GET).run(Collections.nCopies(copies, copy));
+    }
+
+    /**
+     * Streamed as the backend streams it when the read is not raced; a raced read is read whole by the copy that
+     * wins, then handed over as one piece (copies that lose are cancelled before their bodies would be streamed).
+     */
+    @Override
+    public CompletableFuture<Void> streamRangeAsync(String key, ByteRange range, Consumer<ByteBuffer> pieces) {
+        if (HedgeDelay.racedCopiesAlone(network, range.length()) < 2) {
+            return backend.streamRangeAsync(key, range, pieces);
+        }
+        return ObjectBackend.inOnePiece(readRangeAsync(key, range), pieces);
     }
 
     /** A view for other metrics is another caller's: it does not race. */

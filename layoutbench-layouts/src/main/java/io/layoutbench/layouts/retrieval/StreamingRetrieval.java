@@ -36,6 +36,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 
 /**
  * Runs a list of {@link ReadTask}s with bounded concurrency and hands out their samples as a {@link SampleStream}.
@@ -477,6 +478,15 @@ public final class StreamingRetrieval implements SampleStream {
                 return backend.readRangeAsync(key, range);
             }
             return new HedgedRead(RequestKind.RANGE_GET, key, range, range.length()).start();
+        }
+
+        /** Hedged reads are read whole (a copy may win), then handed over as one piece. */
+        @Override
+        public CompletableFuture<Void> streamRangeAsync(String key, ByteRange range, Consumer<ByteBuffer> pieces) {
+            if (!running()) {
+                return backend.streamRangeAsync(key, range, pieces);
+            }
+            return ObjectBackend.inOnePiece(readRangeAsync(key, range), pieces);
         }
 
         @Override

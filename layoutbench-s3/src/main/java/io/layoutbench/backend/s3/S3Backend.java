@@ -42,6 +42,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
@@ -138,6 +139,8 @@ public final class S3Backend implements ObjectBackend {
      * lands within its few milliseconds; eight in a row means the key is rewritten without pause.
      */
     static final int VERSION_MIX_RETRIES = 8;
+    /** The most bytes a streamed read has in flight ({@link #streamRangeAsync}), two parts at least. */
+    static final long STREAM_BUFFER_BYTES = 32L << 20;
     static final int UPLOAD_PARTS_IN_FLIGHT = 4;
     static final int MAX_PARTS = 10_000;
 
@@ -212,6 +215,126 @@ public final class S3Backend implements ObjectBackend {
         ReadRequests requests = new ReadRequests();
         return requests.cancelledWith(readRangeInParts(key, fullKey, range, VERSION_MIX_RETRIES, requests)
                 .exceptionallyCompose(failure -> whenInvalidRange(failure, key, fullKey, range)));
+    }
+
+    /**
+     * Streamed a part at a time: the range's GETs are those {@link #readRangeAsync} sends (one per part of
+     * {@code partSize}), at most {@value #STREAM_BUFFER_BYTES} bytes of them in flight (two parts at least), each
+     * handed over in order once it has arrived; a range of one part is read as one. A part whose ETag differs from
+     * the first's fails the read before its bytes are handed over (the object was overwritten meanwhile: the parts
+     * handed over so far are one version, and the rest cannot be).
+     */
+    @Override
+    public CompletableFuture<Void> streamRangeAsync(String key, ByteRange range, Consumer<ByteBuffer> pieces) {
+        String fullKey = shared.location.fullKey(key);
+        requireNonNull(range, "range is null");
+        requireNonNull(pieces, "pieces is null");
+        checkOpen();
+        if (range.length() <= shared.options.partSize()) {
+            return ObjectBackend.inOnePiece(readRangeAsync(key, range), pieces);
+        }
+        return new PartStream(key, fullKey, range, pieces).start();
+    }
+
+    /** One streamed read of several parts: its GETs, the parts fetched ahead, and the next one to hand over. */
+    private final class PartStream {
+        private final String key;
+        private final String fullKey;
+        private final ByteRange range;
+        private final Consumer<ByteBuffer> pieces;
+        private final ReadRequests requests = new ReadRequests();
+        private final CompletableFuture<Void> result = new CompletableFuture<>();
+        private final List<ByteRange> parts = new ArrayList<>();
+        private final List<CompletableFuture<ByteBuffer>> fetched = new ArrayList<>();
+        private final int ahead;
+        /** The first part's ETag, which every other part must have; set when the first is handed over. */
+        private String version;
+
+        PartStream(String key, String fullKey, ByteRange range, Consumer<ByteBuffer> pieces) {
+            this.key = key;
+            this.fullKey = fullKey;
+            this.range = range;
+            this.pieces = pieces;
+            long partSize = shared.options.partSize();
+            for (long offset = range.offset(); offset < range.end(); offset += partSize) {
+                parts.add(ByteRange.between(offset, Math.min(range.end(), offset + partSize)));
+            }
+            this.ahead = (int) Math.max(2, STREAM_BUFFER_BYTES / partSize);
+        }
+
+        CompletableFuture<Void> start() {
+            requests.cancelledWith(result);
+            for (int i = 0; i < Math.min(ahead, parts.size()); i++) {
+                fetch(i);
+            }
+            handOverWhenFetched(0);
+            return result;
+        }
+
+        private void fetch(int index) {
+            ByteRange part = parts.get(index);
+            AtomicReference<GetObjectResponse> response = new AtomicReference<>();
+            byte[] bytes = new byte[(int) part.length()];
+            fetched.add(requests.add(readPart(RequestKind.RANGE_GET, key, fullKey, range, part, null, answer -> {
+                long size = totalSize(answer);
+                if (!range.fitsIn(size)) {
+                    throw new RangeNotSatisfiableException(key, range, size);
+                }
+                response.set(answer);
+                return ByteBuffer.wrap(bytes);
+            })).thenApply(done -> {
+                String eTag = String.valueOf(response.get().eTag());
+                synchronized (this) {
+                    if (index == 0) {
+                        version = eTag;
+                    } else if (version != null && !version.equals(eTag)) {
+                        throw new StorageException("Cannot stream range " + range + " of " + describe(fullKey, null)
+                                + ": it was overwritten while being read (part " + part + " is version " + eTag
+                                + ", the parts before it " + version + ")");
+                    }
+                }
+                return ByteBuffer.wrap(bytes).asReadOnlyBuffer();
+            }).exceptionallyCompose(failure -> whenInvalidRange(failure, key, fullKey, range)));
+        }
+
+        private void handOverWhenFetched(int index) {
+            CompletableFuture<ByteBuffer> part;
+            synchronized (this) {
+                part = fetched.get(index);
+            }
+            part.whenComplete((bytes, failure) -> {
+                if (result.isDone()) {
+                    return;
+                }
+                if (failure != null) {
+                    fail(Retrier.unwrap(failure));
+                    return;
+                }
+                try {
+                    pieces.accept(bytes);
+                } catch (RuntimeException | Error e) {
+                    fail(e);
+                    return;
+                }
+                if (index + 1 == parts.size()) {
+                    result.complete(null);
+                    return;
+                }
+                synchronized (this) {
+                    if (index + ahead < parts.size()) {
+                        fetch(index + ahead);
+                    }
+                }
+                handOverWhenFetched(index + 1);
+            });
+        }
+
+        /** Ends the read with {@code failure}, and cancels the GETs still in flight. */
+        private void fail(Throwable failure) {
+            if (result.completeExceptionally(failure)) {
+                requests.cancelAll();
+            }
+        }
     }
 
     /**
@@ -755,16 +878,21 @@ public final class S3Backend implements ObjectBackend {
         <T> CompletableFuture<T> cancelledWith(CompletableFuture<T> read) {
             read.whenComplete((value, failure) -> {
                 if (read.isCancelled()) {
-                    List<CompletableFuture<?>> toCancel;
-                    synchronized (this) {
-                        cancelled = true;
-                        toCancel = List.copyOf(sent);
-                        sent.clear();
-                    }
-                    toCancel.forEach(request -> request.cancel(true));
+                    cancelAll();
                 }
             });
             return read;
+        }
+
+        /** Cancels every GET sent, and those sent later. */
+        void cancelAll() {
+            List<CompletableFuture<?>> toCancel;
+            synchronized (this) {
+                cancelled = true;
+                toCancel = List.copyOf(sent);
+                sent.clear();
+            }
+            toCancel.forEach(request -> request.cancel(true));
         }
     }
 
