@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.SplittableRandom;
 
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -49,6 +50,8 @@ class BoundedMemoryTest {
     static final int ALLOWANCE_MB = 128;
     static final int SAMPLES = 6;
     static final int SAMPLE_MB = 24;
+    static final int WIDE_SAMPLES = 1700;
+    static final int WIDE_SAMPLE_KB = 80;
 
     @TempDir
     static Path dir;
@@ -89,6 +92,39 @@ class BoundedMemoryTest {
         Map<String, Long> peaks = peaks(run.err());
         assertThat(peaks.get("rss")).as("peak resident bytes of %s %s (heap limit %d MB; peaks %s)", layout, mode,
                 HEAP_MB, peaks).isBetween(1L, (long) (HEAP_MB + ALLOWANCE_MB) << 20);
+    }
+
+    /**
+     * L3's paper mode reads a whole row group, one request per column chunk. Here that is a row group of 128 MB
+     * ({@value #WIDE_SAMPLES} samples of {@value #WIDE_SAMPLE_KB} KiB, in a file of 139 MB) under a 128 MB heap: read
+     * into one array, it failed with "Java heap space" (the jar of 2026-12-03, before streamed reads). Streamed and
+     * decoded page by page, the query holds a page at a time and the samples it returns (138 MB resident).
+     */
+    @Test
+    void l3PaperModeReadsARowGroupLargerThanItsHeap() throws Exception {
+        assumeTrue(Files.isReadable(Path.of("/proc/self/status")), "the resident size is read from Linux's /proc");
+        Path files = Files.createDirectories(dir.resolve("wide-files"));
+        StringBuilder manifest = new StringBuilder("path,label,width,height\n");
+        SplittableRandom random = new SplittableRandom(WIDE_SAMPLES);
+        byte[] bytes = new byte[WIDE_SAMPLE_KB << 10];
+        for (int i = 0; i < WIDE_SAMPLES; i++) {
+            random.nextBytes(bytes);
+            Files.write(files.resolve("w" + i + ".bin"), bytes);
+            manifest.append("wide-files/w").append(i).append(".bin,label").append(i % 50).append(",640,480\n");
+        }
+        Path csv = Files.writeString(dir.resolve("wide.csv"), manifest.toString());
+        CliRunner ingest = CliRunner.run("ingest", "--manifest", csv.toString(), "--name", "wide", "--layouts", "l3",
+                "--layout-option", "l3.file-size=256MB", "--profile", "none", "--data-dir", data.toString());
+        assertThat(ingest.exitCode()).as(ingest.err()).isZero();
+
+        Output run = runQuery("--dataset", "wide", "--layout", "l3", "--layout-option", "l3.file-size=256MB",
+                "--mode", "paper", "--where", "label = 'label7'", "--profile", "none", "--data-dir", data.toString());
+
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        assertThat(run.out()).contains("Samples:  " + WIDE_SAMPLES / 50 + " ");
+        Map<String, Long> peaks = peaks(run.err());
+        assertThat(peaks.get("rss")).as("peak resident bytes (heap limit %d MB; peaks %s)", HEAP_MB, peaks)
+                .isBetween(1L, (long) (HEAP_MB + ALLOWANCE_MB) << 20);
     }
 
     /** The line {@link PeakMemoryCli} printed, as a map of name to bytes. */

@@ -526,6 +526,26 @@ public abstract class ObjectBackendContractTest {
         TestBytes.verify(key, 5, backend.readRange(key, ByteRange.of(5, 100)));   // the backend reads on
     }
 
+    @Test
+    void streamedReadersSeeOneVersionWholeOrFailSayingItChanged() throws Exception {
+        String key = "streamed/swap.bin";
+        int size = Math.min(largeObjectSize(), 9 << 20);   // more than one part of an S3 read
+        backend.put(key, TestBytes.of("version-a", size));
+        ByteBuffer startOfA = ByteBuffer.wrap(TestBytes.of("version-a", 64));
+        OverwriteRace.run(4, i -> backend.put(key, TestBytes.of(i % 2 == 0 ? "version-a" : "version-b", size)), () -> {
+            Streamed streamed = new Streamed();
+            try {
+                ObjectBackend.await(backend.streamRangeAsync(key, ByteRange.of(0, size), streamed));
+            } catch (StorageException e) {
+                assertThat(e).hasMessageContaining("overwritten while being read");
+                return;
+            }
+            ByteBuffer got = streamed.bytes();
+            assertThat(got.remaining()).isEqualTo(size);
+            TestBytes.verify(got.duplicate().limit(64).equals(startOfA) ? "version-a" : "version-b", 0, got);
+        });
+    }
+
     /** Streams {@code range} of {@code key} into a {@link Streamed}, whose result is the read's future. */
     private Streamed stream(String key, ByteRange range) {
         Streamed streamed = new Streamed();

@@ -66,6 +66,29 @@ class FileBackendTest extends ObjectBackendContractTest {
     }
 
     @Test
+    void aStreamedReadHandsOverNoPieceAfterItIsCancelled() throws Exception {
+        try (FileBackend oneThread = new FileBackend(temp.resolve("one-thread"),
+                FileBackend.Options.defaults().withIoThreads(1).withFsync(false), RequestMetrics.NONE)) {
+            int size = 4 * FileBackend.STREAM_PIECE_BYTES;
+            oneThread.put("streamed.bin", TestBytes.of("streamed.bin", size));
+            List<Integer> pieces = new java.util.concurrent.CopyOnWriteArrayList<>();
+            CompletableFuture<CompletableFuture<Void>> self = new CompletableFuture<>();
+
+            CompletableFuture<Void> streaming = oneThread.streamRangeAsync("streamed.bin", ByteRange.of(0, size),
+                    piece -> {
+                        pieces.add(piece.remaining());
+                        self.join().cancel(false);   // the caller gives up after the first piece
+                    });
+            self.complete(streaming);
+
+            // The one I/O thread takes the next read only once the cancelled one has stopped.
+            TestBytes.verify("streamed.bin", 7, oneThread.readRange("streamed.bin", ByteRange.of(7, 10)));
+            assertThat(streaming).isCancelled();
+            assertThat(pieces).containsExactly(FileBackend.STREAM_PIECE_BYTES);
+        }
+    }
+
+    @Test
     void durableWritesRoundTrip() throws IOException {
         try (FileBackend durable = new FileBackend(temp.resolve("durable"))) {
             assertThat(durable.options().fsync()).isTrue();

@@ -271,6 +271,62 @@ class SimulatedNetworkBackendTest {
     }
 
     /** {@code inner}, counting the ranged reads asked of it (and of its metrics views) in {@code asked}. */
+    @Test
+    void aStreamedReadIsTimedAsARangedReadAndHandsOverItsPiecesFromTheFirstByte() {
+        SimulatedNetworkBackend backend = simulated(SIMPLE);
+        List<Integer> pieces = new ArrayList<>();
+
+        CompletableFuture<Void> streamed = backend.streamRangeAsync("large.bin", ByteRange.of(0, 3_000_000),
+                piece -> pieces.add(piece.remaining()));
+        CompletableFuture<ByteBuffer> read = simulated(SIMPLE).readRangeAsync("large.bin", ByteRange.of(0, 3_000_000));
+
+        clock.advanceTo(15 * MS - 1);
+        assertThat(pieces).as("the store is asked at the first byte").isEmpty();
+        clock.advanceTo(15 * MS);
+        assertThat(pieces).as("the memory backend hands its range over whole").containsExactly(3_000_000);
+        assertThat(streamed).isNotDone();
+        // As long as the same ranged read on a network of its own: 15 ms to the first byte, 3 MB at 1 MB/s.
+        assertThat(completionTime(streamed)).isEqualTo(15 * MS + 3_000 * MS);
+        assertThat(read).isCompleted();
+    }
+
+    @Test
+    void cancellingAStreamedReadCancelsTheWrappedBackendsStream() {
+        List<CompletableFuture<Void>> wrappedStreams = new ArrayList<>();
+        ObjectBackend neverDone = new ForwardingObjectBackend() {
+            @Override
+            protected ObjectBackend delegate() {
+                return memory;
+            }
+
+            @Override
+            public CompletableFuture<Void> streamRangeAsync(String key, ByteRange range,
+                    java.util.function.Consumer<ByteBuffer> pieces) {
+                CompletableFuture<Void> stream = new CompletableFuture<>();
+                wrappedStreams.add(stream);
+                return stream;
+            }
+
+            @Override
+            public ObjectBackend withMetrics(RequestMetrics metrics) {
+                return this;
+            }
+        };
+        SimulatedNetworkBackend backend = SimulatedNetworkBackend.builder(neverDone, SIMPLE).clock(clock).build();
+
+        CompletableFuture<Void> streamed = backend.streamRangeAsync("large.bin", ByteRange.of(0, 3_000_000),
+                piece -> { });
+        clock.advanceTo(100 * MS);
+        assertThat(wrappedStreams).hasSize(1);
+        streamed.cancel(false);
+
+        assertThat(wrappedStreams.get(0)).isCancelled();
+        clock.advanceUntilIdle();
+        synchronized (backend.network()) {
+            assertThat(backend.network().model().requestsInFlight()).isZero();
+        }
+    }
+
     private static final class CountingAsks extends ForwardingObjectBackend {
         private final ObjectBackend inner;
         private final AtomicInteger asked;
