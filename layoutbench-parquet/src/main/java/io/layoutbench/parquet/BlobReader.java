@@ -8,6 +8,7 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
@@ -149,18 +150,19 @@ public final class BlobReader {
         List<BlobReader> readers = columns.stream().map(c -> new BlobReader(object, c)).toList();
         RowGroupInfo group = object.footer().rowGroup(rowGroup);
         List<ChunkStream> decoders = new ArrayList<>(readers.size());
+        Consumer<ByteBuffer> readForItsCost = piece -> { };
+        List<Consumer<ByteBuffer>> consumers = new ArrayList<>(Collections.nCopies(group.columns().size(),
+                readForItsCost));
         for (BlobReader reader : readers) {
             reader.checkRows(rowGroup, rows);
-            decoders.add(new ChunkStream(object.where(rowGroup, reader.column.name()), reader.checkChunk(rowGroup),
-                    group.rowCount(), rows));
+            ChunkStream decoder = new ChunkStream(object.where(rowGroup, reader.column.name()),
+                    reader.checkChunk(rowGroup), group.rowCount(), rows);
+            decoders.add(decoder);
+            consumers.set(reader.column.index(), decoder);
         }
         List<CompletableFuture<Void>> all = new ArrayList<>();
-        for (ColumnChunkInfo chunk : group.columns()) {
-            ChunkStream decoder = null;
-            for (ChunkStream wanted : decoders) {
-                decoder = wanted.chunk == chunk ? wanted : decoder;
-            }
-            all.add(object.file().streamAsync(chunk.byteRange(), decoder != null ? decoder : piece -> { }));
+        for (int c = 0; c < consumers.size(); c++) {
+            all.add(object.file().streamAsync(group.columns().get(c).byteRange(), consumers.get(c)));
         }
         return CompletableFuture.allOf(all.toArray(CompletableFuture[]::new)).thenApply(ignored -> {
             List<List<ByteBuffer>> blobs = new ArrayList<>(decoders.size());
@@ -185,7 +187,7 @@ public final class BlobReader {
          */
         static final int MAX_HEADER_BYTES = 1 << 20;
 
-        final ColumnChunkInfo chunk;
+        private final ColumnChunkInfo chunk;
         private final String where;
         private final long rowGroupRows;
         private final int[] rows;

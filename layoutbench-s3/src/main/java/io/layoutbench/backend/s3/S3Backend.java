@@ -245,10 +245,14 @@ public final class S3Backend implements ObjectBackend {
         private final ReadRequests requests = new ReadRequests();
         private final CompletableFuture<Void> result = new CompletableFuture<>();
         private final List<ByteRange> parts = new ArrayList<>();
-        private final List<CompletableFuture<ByteBuffer>> fetched = new ArrayList<>();
+        private final List<CompletableFuture<FetchedPart>> fetched = new ArrayList<>();
         private final int ahead;
         /** The first part's ETag, which every other part must have; set when the first is handed over. */
         private String version;
+
+        /** A part's bytes and the ETag of the version they came from. */
+        private record FetchedPart(ByteBuffer bytes, String eTag) {
+        }
 
         PartStream(String key, String fullKey, ByteRange range, Consumer<ByteBuffer> pieces) {
             this.key = key;
@@ -282,27 +286,19 @@ public final class S3Backend implements ObjectBackend {
                 }
                 response.set(answer);
                 return ByteBuffer.wrap(bytes);
-            })).thenApply(done -> {
-                String eTag = String.valueOf(response.get().eTag());
-                synchronized (this) {
-                    if (index == 0) {
-                        version = eTag;
-                    } else if (version != null && !version.equals(eTag)) {
-                        throw new StorageException("Cannot stream range " + range + " of " + describe(fullKey, null)
-                                + ": it was overwritten while being read (part " + part + " is version " + eTag
-                                + ", the parts before it " + version + ")");
-                    }
-                }
-                return ByteBuffer.wrap(bytes).asReadOnlyBuffer();
-            }).exceptionallyCompose(failure -> whenInvalidRange(failure, key, fullKey, range)));
+            })).thenApply(done -> new FetchedPart(ByteBuffer.wrap(bytes).asReadOnlyBuffer(),
+                    String.valueOf(response.get().eTag())))
+                    .exceptionallyCompose(failure -> whenInvalidRange(failure, key, fullKey, range)
+                            .thenApply(never -> null)));
         }
 
+        /** Hands part {@code index} over once it has arrived, then the next, one at a time and in order. */
         private void handOverWhenFetched(int index) {
-            CompletableFuture<ByteBuffer> part;
+            CompletableFuture<FetchedPart> next;
             synchronized (this) {
-                part = fetched.get(index);
+                next = fetched.get(index);
             }
-            part.whenComplete((bytes, failure) -> {
+            next.whenComplete((part, failure) -> {
                 if (result.isDone()) {
                     return;
                 }
@@ -310,8 +306,16 @@ public final class S3Backend implements ObjectBackend {
                     fail(Retrier.unwrap(failure));
                     return;
                 }
+                if (index == 0) {
+                    version = part.eTag();
+                } else if (!version.equals(part.eTag())) {
+                    fail(new StorageException("Cannot stream range " + range + " of " + describe(fullKey, null)
+                            + ": it was overwritten while being read (part " + parts.get(index) + " is version "
+                            + part.eTag() + ", the parts before it " + version + ")"));
+                    return;
+                }
                 try {
-                    pieces.accept(bytes);
+                    pieces.accept(part.bytes());
                 } catch (RuntimeException | Error e) {
                     fail(e);
                     return;
