@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 
 /**
  * A backend that writes down every read (key and range) that goes through it or through its metrics views, so the
@@ -71,6 +72,12 @@ final class ReadLog extends ForwardingObjectBackend {
     public CompletableFuture<ByteBuffer> readRangeAsync(String key, ByteRange range) {
         record(key, range);
         return delegate.readRangeAsync(key, range);
+    }
+
+    @Override
+    public CompletableFuture<Void> streamRangeAsync(String key, ByteRange range, Consumer<ByteBuffer> pieces) {
+        record(key, range);
+        return delegate.streamRangeAsync(key, range, pieces);
     }
 
     @Override

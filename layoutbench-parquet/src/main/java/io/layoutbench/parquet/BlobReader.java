@@ -158,7 +158,8 @@ public final class BlobReader {
             ChunkStream decoder = new ChunkStream(object.where(rowGroup, reader.column.name()),
                     reader.checkChunk(rowGroup), group.rowCount(), rows);
             decoders.add(decoder);
-            consumers.set(reader.column.index(), decoder);
+            int c = reader.column.index();   // a column asked for twice is decoded twice from one read
+            consumers.set(c, consumers.get(c) == readForItsCost ? decoder : consumers.get(c).andThen(decoder));
         }
         List<CompletableFuture<Void>> all = new ArrayList<>();
         for (int c = 0; c < consumers.size(); c++) {
@@ -186,6 +187,8 @@ public final class BlobReader {
          * statistics), so a longer one is corrupt, not slow to come.
          */
         static final int MAX_HEADER_BYTES = 1 << 20;
+        /** Bytes of a piece joined at a time to the start of a page header the previous piece cut. */
+        static final int HEADER_JOIN_BYTES = 64 << 10;
 
         private final ColumnChunkInfo chunk;
         private final String where;
@@ -219,12 +222,22 @@ public final class BlobReader {
 
         @Override
         public void accept(ByteBuffer piece) {
-            ByteBuffer bytes = piece;
-            if (headerStart != null) {
-                bytes = ByteBuffer.allocate(headerStart.remaining() + piece.remaining());
-                bytes.put(headerStart).put(piece.duplicate()).flip();
+            ByteBuffer bytes = piece.duplicate();   // the piece's position is its giver's
+            while (headerStart != null && bytes.hasRemaining()) {
+                // The header's start, and as much of the piece as a header can take, parsed together; what they
+                // hold beyond the header is consumed with them, and the rest of the piece after them.
+                int take = Math.min(bytes.remaining(), HEADER_JOIN_BYTES);
+                ByteBuffer joined = ByteBuffer.allocate(headerStart.remaining() + take);
+                joined.put(headerStart).put(bytes.duplicate().limit(bytes.position() + take)).flip();
+                bytes.position(bytes.position() + take);
                 headerStart = null;
+                consume(joined);
             }
+            consume(bytes);
+        }
+
+        /** Consumes {@code bytes}, the next of the chunk; a page header they end within is kept for the next. */
+        private void consume(ByteBuffer bytes) {
             while (bytes.hasRemaining()) {
                 if (page != null) {
                     int n = Math.min(page.remaining(), bytes.remaining());

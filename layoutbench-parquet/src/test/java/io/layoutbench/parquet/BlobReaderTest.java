@@ -18,9 +18,11 @@ import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
 import java.util.stream.IntStream;
 import java.util.zip.CRC32;
 
@@ -126,7 +128,7 @@ class BlobReaderTest {
         ParquetObject good = ParquetObject.open(backend, "l3.parquet");
         PageInfo page = good.pageIndex(0, "image_bytes").pages().get(2);
         byte[] corrupt = fileBytes.clone();
-        java.util.Arrays.fill(corrupt, (int) page.offset(), (int) page.offset() + 8, (byte) 0x15);
+        Arrays.fill(corrupt, (int) page.offset(), (int) page.offset() + 8, (byte) 0x15);
         backend.put("bad-header.parquet", corrupt);
 
         for (int pieceSize : new int[] {3, 1 << 20}) {
@@ -140,6 +142,37 @@ class BlobReaderTest {
         }
     }
 
+    @Test
+    void wholeRowGroupModeDecodesAColumnAskedForTwiceFromOneRead() {
+        PiecesBackend pieces = new PiecesBackend(backend, 4096);
+        ParquetObject table = ParquetObject.open(pieces, "l3.parquet");
+        RowGroupInfo group = table.footer().rowGroups().get(1);
+        int[] rows = TestTables.sparseRows(1, (int) group.rowCount(), 17);
+        pieces.streamed.clear();
+
+        List<List<ByteBuffer>> twice = BlobReader.readWholeRowGroupAsync(table, 1, rows,
+                List.of("image_bytes", "IMAGE_BYTES")).join();
+
+        assertBlobs(group, rows, twice.get(0));
+        assertBlobs(group, rows, twice.get(1));
+        assertThat(pieces.streamed).hasSize(group.columns().size());
+    }
+
+    @Test
+    void wholeRowGroupModeReportsAStreamedChunkCutShort() {
+        ParquetObject table = ParquetObject.open(new PiecesBackend(backend, 1000, 10), "l3.parquet");
+        BlobReader reader = new BlobReader(table, "image_bytes");
+        RowGroupInfo group = table.footer().rowGroups().get(2);
+        ByteRange chunk = group.columns().get(table.footer().column("image_bytes").index()).byteRange();
+        int[] last = {(int) group.rowCount() - 1};
+
+        assertThatThrownBy(() -> reader.readWholeRowGroup(2, last))
+                .isInstanceOf(ParquetFormatException.class)
+                .hasMessageContaining("column image_bytes of row group 2 of l3.parquet")
+                .hasMessageContaining("end within a page at offset " + (chunk.end() - 10))
+                .hasMessageContaining("cut short");
+    }
+
     /**
      * Streams every range in pieces of {@code pieceSize} bytes through one buffer that it overwrites with garbage once
      * each piece has been handed over, so a reader that kept a piece instead of copying it reads garbage; counts the
@@ -150,10 +183,17 @@ class BlobReaderTest {
         final List<ByteRange> ranged = new CopyOnWriteArrayList<>();
         private final ObjectBackend delegate;
         private final int pieceSize;
+        private final int dropLast;
 
         PiecesBackend(ObjectBackend delegate, int pieceSize) {
+            this(delegate, pieceSize, 0);
+        }
+
+        /** A backend that breaks the contract: each stream ends {@code dropLast} bytes early, with no error. */
+        PiecesBackend(ObjectBackend delegate, int pieceSize, int dropLast) {
             this.delegate = delegate;
             this.pieceSize = pieceSize;
+            this.dropLast = dropLast;
         }
 
         @Override
@@ -169,22 +209,23 @@ class BlobReaderTest {
 
         @Override
         public CompletableFuture<Void> streamRangeAsync(String key, ByteRange range,
-                java.util.function.Consumer<ByteBuffer> pieces) {
+                Consumer<ByteBuffer> pieces) {
             streamed.add(range);
             return delegate.readRangeAsync(key, range).thenAccept(bytes -> {
+                bytes.limit(Math.max(bytes.position(), bytes.limit() - dropLast));
                 byte[] reused = new byte[pieceSize];
                 while (bytes.hasRemaining()) {
                     int n = Math.min(pieceSize, bytes.remaining());
                     bytes.get(reused, 0, n);
                     pieces.accept(ByteBuffer.wrap(reused, 0, n).asReadOnlyBuffer());
-                    java.util.Arrays.fill(reused, (byte) 0x5A);
+                    Arrays.fill(reused, (byte) 0x5A);
                 }
             });
         }
 
         @Override
         public ObjectBackend withMetrics(RequestMetrics metrics) {
-            return new PiecesBackend(delegate.withMetrics(metrics), pieceSize);
+            return new PiecesBackend(delegate.withMetrics(metrics), pieceSize, dropLast);
         }
     }
 
@@ -314,7 +355,7 @@ class BlobReaderTest {
         PageInfo page = good.pageIndex(0, "image_bytes").pages().get(2);
         byte[] corrupt = fileBytes.clone();
         // Garbage where the header should be: Thrift fails, or claims more bytes than the page has.
-        java.util.Arrays.fill(corrupt, (int) page.offset(), (int) page.offset() + 8, (byte) 0x15);
+        Arrays.fill(corrupt, (int) page.offset(), (int) page.offset() + 8, (byte) 0x15);
         backend.put("bad-header.parquet", corrupt);
         BlobReader reader = new BlobReader(ParquetObject.open(backend, "bad-header.parquet"), "image_bytes");
         assertThatThrownBy(() -> reader.read(0, new int[] {(int) page.firstRow()}))

@@ -10,6 +10,7 @@ import io.layoutbench.api.metrics.RequestMetrics;
 import java.nio.ByteBuffer;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Consumer;
 
 /**
  * Counts the reads that reach a backend and the bytes they return, through it and through all its
@@ -59,6 +60,15 @@ final class TransferCounter extends ForwardingObjectBackend {
     public CompletableFuture<ByteBuffer> readRangeAsync(String key, ByteRange range) {
         reads.increment();
         return super.readRangeAsync(key, range).thenApply(this::counted);
+    }
+
+    @Override
+    public CompletableFuture<Void> streamRangeAsync(String key, ByteRange range, Consumer<ByteBuffer> pieces) {
+        reads.increment();
+        return super.streamRangeAsync(key, range, piece -> {
+            bytes.add(piece.remaining());
+            pieces.accept(piece);
+        });
     }
 
     @Override

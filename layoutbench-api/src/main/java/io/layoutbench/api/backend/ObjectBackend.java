@@ -92,18 +92,20 @@ public interface ObjectBackend extends AutoCloseable {
     }
 
     /**
-     * Reads {@code range} of the object {@code key} as {@link #readRangeAsync} does (the same requests, metrics and
-     * errors), but hands its bytes to {@code pieces} in order as they arrive instead of gathering them into one
-     * buffer: a reader that keeps only part of a large range (a few blobs of a 128 MB column chunk) holds a piece at
-     * a time, not the range.
+     * Reads {@code range} of the object {@code key} with the requests {@link #readRangeAsync} sends, and its errors,
+     * but hands its bytes to {@code pieces} in order as they arrive instead of gathering them into one buffer: a
+     * reader that keeps only part of a large range (a few blobs of a 128 MB column chunk) holds a piece at a time,
+     * not the range.
      *
      * <p>{@code pieces} is called one piece after another, never concurrently, on a thread of the backend's choosing:
      * keep it short, as the next piece waits for it. Each piece is a read-only buffer whose remaining bytes follow
      * the previous piece's, never empty, and valid only during the call (the backend may reuse it): copy what you
-     * keep. The future completes once the last piece has been handed over. It fails with the backend's
-     * {@link StorageException} (possibly after some pieces were handed over, when a connection breaks mid-body: drop
-     * what was gathered), or with what {@code pieces} threw, which ends the read. Cancelling it stops the read; a
-     * piece being handed over may still arrive.
+     * keep. It may move the piece's position. The future completes once the last piece has been handed over. It
+     * fails with the backend's {@link StorageException}, or with what {@code pieces} threw, which ends the read. A
+     * failure can come after some pieces were handed over (a connection broken mid-body): drop what was gathered.
+     * A streamed read cannot start over once pieces are out: where {@code readRangeAsync} reads an object overwritten
+     * meanwhile again, a streamed read fails saying so. Cancelling the future stops the read; a piece being handed
+     * over may still arrive.
      *
      * <p>The default reads the range with {@link #readRangeAsync} and hands it over as one piece; backends that can
      * stream override it (the file, S3 and simulated-network backends do).
@@ -125,11 +127,17 @@ public interface ObjectBackend extends AutoCloseable {
      */
     static CompletableFuture<Void> inOnePiece(CompletableFuture<ByteBuffer> read, Consumer<ByteBuffer> pieces) {
         Objects.requireNonNull(pieces, "pieces is null");
-        return read.thenAccept(bytes -> {
+        CompletableFuture<Void> handed = read.thenAccept(bytes -> {
             if (bytes.hasRemaining()) {
                 pieces.accept(bytes);
             }
         });
+        handed.whenComplete((ignored, failure) -> {
+            if (handed.isCancelled()) {
+                read.cancel(true);   // cancelling a dependent stage does not stop the read it waits for
+            }
+        });
+        return handed;
     }
 
     /** Reads the whole object. The default asks for its size, then reads one range; backends may do better. */

@@ -10,6 +10,7 @@ import io.layoutbench.api.testing.OverwriteRace;
 import io.layoutbench.api.testing.TestBytes;
 
 import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
@@ -26,6 +27,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
@@ -509,6 +511,21 @@ public abstract class ObjectBackendContractTest {
     }
 
     @Test
+    void aLongStreamedRangePastTheEndFailsBeforeAnyPieceNamingTheSize() {
+        String key = "streamed/short.bin";
+        int size = largeObjectSize();
+        backend.put(key, TestBytes.stream(key, size), size);
+        ByteRange range = ByteRange.between(size - (1 << 20), size + (10 << 20));   // several S3 parts, some past it
+
+        Streamed streamed = stream(key, range);
+
+        assertThatThrownBy(() -> ObjectBackend.await(streamed.result()))
+                .isInstanceOf(RangeNotSatisfiableException.class)
+                .hasMessage("Cannot read range " + range + " of " + key + ": object is " + size + " bytes");
+        assertThat(streamed.pieceSizes()).isEmpty();
+    }
+
+    @Test
     void whatTheConsumerThrowsEndsTheStreamedRead() {
         String key = "streamed/refused.bin";
         int size = largeObjectSize();
@@ -554,8 +571,8 @@ public abstract class ObjectBackendContractTest {
     }
 
     /** Gathers a streamed read's pieces, noting their sizes and whether two were ever handed over at once. */
-    private static final class Streamed implements java.util.function.Consumer<ByteBuffer> {
-        private final java.io.ByteArrayOutputStream gathered = new java.io.ByteArrayOutputStream();
+    private static final class Streamed implements Consumer<ByteBuffer> {
+        private final ByteArrayOutputStream gathered = new ByteArrayOutputStream();
         private final List<Integer> sizes = new ArrayList<>();
         private final AtomicBoolean inside = new AtomicBoolean();
         private volatile boolean overlapped;

@@ -205,7 +205,8 @@ public final class FileBackend implements ObjectBackend {
 
     /**
      * Streamed from the file in pieces of {@value #STREAM_PIECE_BYTES} bytes through one buffer, one I/O thread
-     * reading the next piece once the previous one is handed over; no range is too long.
+     * reading the next piece once the previous one is handed over; no range is too long. The first byte is counted
+     * when the first piece has been read, and the bytes as each is read (a cancelled stream counts those it read).
      */
     @Override
     public CompletableFuture<Void> streamRangeAsync(String key, ByteRange range, Consumer<ByteBuffer> pieces) {
@@ -449,8 +450,12 @@ public final class FileBackend implements ObjectBackend {
             if (!range.fitsIn(size)) {
                 throw new RangeNotSatisfiableException(key, range, size);
             }
-            if (range.length() == 0 && !Files.isRegularFile(path)) {
-                throw notFound(key, path);
+            if (range.length() == 0) {
+                if (!Files.isRegularFile(path)) {
+                    throw notFound(key, path);
+                }
+                metrics.onFirstByte(RequestKind.RANGE_GET, System.nanoTime() - startNanos);   // as a read counts it
+                return;
             }
             ByteBuffer buffer = ByteBuffer.allocate((int) Math.min(STREAM_PIECE_BYTES, range.length()));
             ByteBuffer piece = buffer.asReadOnlyBuffer();

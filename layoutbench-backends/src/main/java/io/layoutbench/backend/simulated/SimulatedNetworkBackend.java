@@ -41,19 +41,18 @@ import java.util.function.ToLongFunction;
  * backend and all its {@link #withMetrics} views, as one client host's are.
  *
  * <p><b>What is simulated:</b> {@link #readRangeAsync} (as one {@code RANGE_GET}) and {@link #readAllAsync} (as one
- * {@code GET}). A ranged read's transfer, of the range's bytes, enters the model at once; the wrapped backend is
- * asked for the bytes when the first byte arrives, so the store's own time overlaps the body's (a real store's lies
- * within its first-byte latency), and a read cancelled before its first byte, as a raced copy that lost is, never
- * reaches it; an error it answers fails the read then, after a connection and a first byte. A whole-object read that
- * signals its first byte ({@link SupportsFirstByteSignal}: a raced copy) is sized by the wrapped backend's
- * {@code size} (uncounted) and read the same way. Any other whole-object read asks the wrapped backend first, and
- * when it answers, a transfer of the bytes it returned (zero for an error) enters the model. The answer is handed on
- * when the transfer completes. A streamed read ({@link #streamRangeAsync}) is a ranged read timed the same way; the
- * wrapped backend streams its pieces from the first byte on, and it completes at the last. The wrapped backend's own time can add to the simulated time: wrap a fast one.
- * {@code size}, {@code put}, {@code list} and {@code delete} pass straight through with no delay and take no
- * connection: they are off the fetch path this backend is for. The blocking {@code readRange} and
- * {@code readAll} wait for simulated time, so with a {@link VirtualClock} call the asynchronous methods and advance
- * the clock.
+ * {@code GET}). A ranged read's transfer, of the range's bytes, enters the model at once; the wrapped backend is asked
+ * for the bytes when the first byte arrives, so the store's own time overlaps the body's (a real store's lies within
+ * its first-byte latency), and a read cancelled before its first byte, as a raced copy that lost is, never reaches it;
+ * an error it answers fails the read then, after a connection and a first byte. A whole-object read that signals its
+ * first byte ({@link SupportsFirstByteSignal}: a raced copy) is sized by the wrapped backend's {@code size} (uncounted)
+ * and read the same way. Any other whole-object read asks the wrapped backend first, and when it answers, a transfer of
+ * the bytes it returned (zero for an error) enters the model. The answer is handed on when the transfer completes. A
+ * streamed read ({@link #streamRangeAsync}) is a ranged read timed the same way; the wrapped backend streams its pieces
+ * from the first byte on, and it completes at the last. The wrapped backend's own time can add to the simulated time:
+ * wrap a fast one. {@code size}, {@code put}, {@code list} and {@code delete} pass straight through with no delay and
+ * take no connection: they are off the fetch path this backend is for. The blocking {@code readRange} and {@code
+ * readAll} wait for simulated time, so with a {@link VirtualClock} call the asynchronous methods and advance the clock.
  *
  * <p><b>Clocks:</b> by default a {@link RealTimeClock} owned (and closed) by this backend; for tests, a
  * {@link VirtualClock} given to the {@link Builder}, whose time moves only when the test advances it, so completion
@@ -399,14 +398,14 @@ public final class SimulatedNetworkBackend extends ForwardingObjectBackend imple
             abandon(kind, transfer);
         }
         result.whenComplete((value, error) -> {
+            CompletableFuture<T> reading = wrapped.get();
+            if (error != null && reading != null) {
+                reading.cancel(false);   // a stream stops handing over pieces once its read has failed
+            }
             if (result.isCancelled()) {
                 CompletableFuture<T> answer = asked.get();
                 if (answer != null) {
                     answer.cancel(false);
-                }
-                CompletableFuture<T> reading = wrapped.get();
-                if (reading != null) {
-                    reading.cancel(false);
                 }
                 if (transferOrCancelled.getAndSet(CANCELLED) instanceof NetworkModel.Transfer submitted) {
                     abandon(kind, submitted);

@@ -35,6 +35,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -71,7 +72,7 @@ class FileBackendTest extends ObjectBackendContractTest {
                 FileBackend.Options.defaults().withIoThreads(1).withFsync(false), RequestMetrics.NONE)) {
             int size = 4 * FileBackend.STREAM_PIECE_BYTES;
             oneThread.put("streamed.bin", TestBytes.of("streamed.bin", size));
-            List<Integer> pieces = new java.util.concurrent.CopyOnWriteArrayList<>();
+            List<Integer> pieces = new CopyOnWriteArrayList<>();
             CompletableFuture<CompletableFuture<Void>> self = new CompletableFuture<>();
 
             CompletableFuture<Void> streaming = oneThread.streamRangeAsync("streamed.bin", ByteRange.of(0, size),

@@ -29,6 +29,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
@@ -270,7 +271,6 @@ class SimulatedNetworkBackendTest {
                 .isEqualTo(2);
     }
 
-    /** {@code inner}, counting the ranged reads asked of it (and of its metrics views) in {@code asked}. */
     @Test
     void aStreamedReadIsTimedAsARangedReadAndHandsOverItsPiecesFromTheFirstByte() {
         SimulatedNetworkBackend backend = simulated(SIMPLE);
@@ -301,7 +301,7 @@ class SimulatedNetworkBackendTest {
 
             @Override
             public CompletableFuture<Void> streamRangeAsync(String key, ByteRange range,
-                    java.util.function.Consumer<ByteBuffer> pieces) {
+                    Consumer<ByteBuffer> pieces) {
                 CompletableFuture<Void> stream = new CompletableFuture<>();
                 wrappedStreams.add(stream);
                 return stream;
@@ -327,6 +327,7 @@ class SimulatedNetworkBackendTest {
         }
     }
 
+    /** {@code inner}, counting the ranged reads asked of it (and of its metrics views) in {@code asked}. */
     private static final class CountingAsks extends ForwardingObjectBackend {
         private final ObjectBackend inner;
         private final AtomicInteger asked;

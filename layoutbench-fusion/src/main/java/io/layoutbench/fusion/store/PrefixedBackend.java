@@ -14,6 +14,7 @@ import java.io.InputStream;
 import java.net.URI;
 import java.nio.ByteBuffer;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
 import java.util.stream.Stream;
 
 /**
@@ -89,8 +90,14 @@ public sealed class PrefixedBackend implements ObjectBackend {
         return renamingPastEnd(key, inner.readRangeAsync(full(key), range));
     }
 
-    private static CompletableFuture<ByteBuffer> renamingPastEnd(String key, CompletableFuture<ByteBuffer> read) {
-        CompletableFuture<ByteBuffer> renamed = read.exceptionallyCompose(error -> {
+    /** Streamed as the backend it prefixes streams it. */
+    @Override
+    public CompletableFuture<Void> streamRangeAsync(String key, ByteRange range, Consumer<ByteBuffer> pieces) {
+        return renamingPastEnd(key, inner.streamRangeAsync(full(key), range, pieces));
+    }
+
+    private static <T> CompletableFuture<T> renamingPastEnd(String key, CompletableFuture<T> read) {
+        CompletableFuture<T> renamed = read.exceptionallyCompose(error -> {
             Throwable cause = Futures.unwrap(error);
             return CompletableFuture.failedFuture(cause instanceof RangeNotSatisfiableException past
                     ? new RangeNotSatisfiableException(key, past.range(), past.objectSize()) : cause);

@@ -220,9 +220,10 @@ public final class S3Backend implements ObjectBackend {
     /**
      * Streamed a part at a time: the range's GETs are those {@link #readRangeAsync} sends (one per part of
      * {@code partSize}), at most {@value #STREAM_BUFFER_BYTES} bytes of them in flight (two parts at least), each
-     * handed over in order once it has arrived; a range of one part is read as one. A part whose ETag differs from
-     * the first's fails the read before its bytes are handed over (the object was overwritten meanwhile: the parts
-     * handed over so far are one version, and the rest cannot be).
+     * handed over in order once it has arrived and then dropped; a range of one part is read as one. A part whose
+     * ETag differs from the first's fails the read before its bytes are handed over (the object was overwritten
+     * meanwhile: the parts handed over so far are one version, and the rest cannot be). A range past the end fails
+     * as a read does, naming the object's size (one HEAD). No range is too long.
      */
     @Override
     public CompletableFuture<Void> streamRangeAsync(String key, ByteRange range, Consumer<ByteBuffer> pieces) {
@@ -287,50 +288,67 @@ public final class S3Backend implements ObjectBackend {
                 response.set(answer);
                 return ByteBuffer.wrap(bytes);
             })).thenApply(done -> new FetchedPart(ByteBuffer.wrap(bytes).asReadOnlyBuffer(),
-                    String.valueOf(response.get().eTag())))
-                    .exceptionallyCompose(failure -> whenInvalidRange(failure, key, fullKey, range)
-                            .thenApply(never -> null)));
+                    String.valueOf(response.get().eTag()))));
         }
 
-        /** Hands part {@code index} over once it has arrived, then the next, one at a time and in order. */
+        /**
+         * Hands part {@code index} over once it has arrived, then the next, one at a time and in order; a part is
+         * dropped once handed over, so the read holds the parts in flight, not those before them.
+         */
         private void handOverWhenFetched(int index) {
             CompletableFuture<FetchedPart> next;
             synchronized (this) {
                 next = fetched.get(index);
             }
             next.whenComplete((part, failure) -> {
-                if (result.isDone()) {
-                    return;
-                }
-                if (failure != null) {
-                    fail(Retrier.unwrap(failure));
-                    return;
-                }
-                if (index == 0) {
-                    version = part.eTag();
-                } else if (!version.equals(part.eTag())) {
-                    fail(new StorageException("Cannot stream range " + range + " of " + describe(fullKey, null)
-                            + ": it was overwritten while being read (part " + parts.get(index) + " is version "
-                            + part.eTag() + ", the parts before it " + version + ")"));
-                    return;
-                }
                 try {
-                    pieces.accept(part.bytes());
-                } catch (RuntimeException | Error e) {
-                    fail(e);
-                    return;
-                }
-                if (index + 1 == parts.size()) {
-                    result.complete(null);
-                    return;
-                }
-                synchronized (this) {
-                    if (index + ahead < parts.size()) {
-                        fetch(index + ahead);
+                    if (failure == null) {
+                        handOver(index, part);
+                    } else if (!result.isDone()) {
+                        failWith(Retrier.unwrap(failure));
                     }
+                } catch (Throwable t) {   // a part's buffer cannot be allocated, say: the read fails, never hangs
+                    fail(t);
                 }
-                handOverWhenFetched(index + 1);
             });
+        }
+
+        private void handOver(int index, FetchedPart part) {
+            synchronized (this) {
+                fetched.set(index, null);
+            }
+            if (result.isDone()) {
+                return;
+            }
+            if (index == 0) {
+                version = part.eTag();
+            } else if (!version.equals(part.eTag())) {
+                fail(new StorageException("Cannot stream range " + range + " of " + describe(fullKey, null)
+                        + ": it was overwritten while being read (part " + parts.get(index) + " is version "
+                        + part.eTag() + ", the parts before it " + version + ")"));
+                return;
+            }
+            pieces.accept(part.bytes());
+            if (index + 1 == parts.size()) {
+                result.complete(null);
+                return;
+            }
+            synchronized (this) {
+                if (index + ahead < parts.size() && !result.isDone()) {
+                    fetch(index + ahead);
+                }
+            }
+            handOverWhenFetched(index + 1);
+        }
+
+        /** Fails the read with {@code cause}; a 416 is first turned into the error naming the object's size. */
+        private void failWith(Throwable cause) {
+            if (cause instanceof S3Errors.InvalidRange) {
+                whenInvalidRange(cause, key, fullKey, range).whenComplete((never, named) -> fail(named == null
+                        ? cause : Retrier.unwrap(named)));
+                return;
+            }
+            fail(cause);
         }
 
         /** Ends the read with {@code failure}, and cancels the GETs still in flight. */
