@@ -23,6 +23,10 @@ import java.util.stream.Stream;
  *         log.debug("GET {} {}", key, range);
  *         return super.readRangeAsync(key, range);
  *     }
+ *     public CompletableFuture<Void> streamRangeAsync(String key, ByteRange range, Consumer<ByteBuffer> pieces) {
+ *         log.debug("GET {} {} (streamed)", key, range);   // forwarded too: without this it would not be logged
+ *         return super.streamRangeAsync(key, range, pieces);
+ *     }
  *     public ObjectBackend withMetrics(RequestMetrics m) { return new LoggingBackend(delegate.withMetrics(m)); }
  * }
  * }</pre>

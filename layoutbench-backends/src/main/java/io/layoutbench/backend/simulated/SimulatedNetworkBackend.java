@@ -355,7 +355,7 @@ public final class SimulatedNetworkBackend extends ForwardingObjectBackend imple
             try {
                 CompletableFuture<T> reading = read.get();
                 wrapped.set(reading);
-                if (result.isCancelled()) {
+                if (result.isCompletedExceptionally()) {   // failed or cancelled meanwhile: stop a stream at once
                     reading.cancel(false);
                 }
                 reading.whenComplete((value, error) -> {

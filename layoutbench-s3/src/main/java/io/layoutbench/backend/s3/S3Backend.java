@@ -33,7 +33,9 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.Spliterator;
 import java.util.Spliterators;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
@@ -223,7 +225,7 @@ public final class S3Backend implements ObjectBackend {
      * handed over in order once it has arrived and then dropped; a range of one part is read as one. A part whose
      * ETag differs from the first's fails the read before its bytes are handed over (the object was overwritten
      * meanwhile: the parts handed over so far are one version, and the rest cannot be). A range past the end fails
-     * as a read does, naming the object's size (one HEAD). No range is too long.
+     * as a read does, naming the object's size (at most one HEAD). No range is too long.
      */
     @Override
     public CompletableFuture<Void> streamRangeAsync(String key, ByteRange range, Consumer<ByteBuffer> pieces) {
@@ -250,6 +252,8 @@ public final class S3Backend implements ObjectBackend {
         private final int ahead;
         /** The first part's ETag, which every other part must have; set when the first is handed over. */
         private String version;
+        /** Parts handed over so far: the index of the next. */
+        private int handedOver;
 
         /** A part's bytes and the ETag of the version they came from. */
         private record FetchedPart(ByteBuffer bytes, String eTag) {
@@ -269,10 +273,15 @@ public final class S3Backend implements ObjectBackend {
 
         CompletableFuture<Void> start() {
             requests.cancelledWith(result);
-            for (int i = 0; i < Math.min(ahead, parts.size()); i++) {
-                fetch(i);
+            try {
+                for (int i = 0; i < Math.min(ahead, parts.size()); i++) {
+                    fetch(i);
+                }
+            } catch (Throwable t) {   // a part's buffer cannot be allocated, say: cancel those sent
+                fail(t);
+                return result;
             }
-            handOverWhenFetched(0);
+            handOverArrived();
             return result;
         }
 
@@ -292,34 +301,43 @@ public final class S3Backend implements ObjectBackend {
         }
 
         /**
-         * Hands part {@code index} over once it has arrived, then the next, one at a time and in order; a part is
-         * dropped once handed over, so the read holds the parts in flight, not those before them.
+         * Hands over, in order and one at a time, every part that has arrived, then waits for the next. A loop, not
+         * a chain of callbacks: a part handed over is dropped before the next one is taken, so the read holds the
+         * parts in flight, not those before them (a callback run inside the previous hand-over would keep its part
+         * on the stack).
          */
-        private void handOverWhenFetched(int index) {
-            CompletableFuture<FetchedPart> next;
-            synchronized (this) {
-                next = fetched.get(index);
-            }
-            next.whenComplete((part, failure) -> {
-                try {
-                    if (failure == null) {
-                        handOver(index, part);
-                    } else if (!result.isDone()) {
-                        failWith(Retrier.unwrap(failure));
+        private void handOverArrived() {
+            try {
+                while (!result.isDone()) {
+                    int index;
+                    CompletableFuture<FetchedPart> next;
+                    synchronized (this) {
+                        index = handedOver;
+                        next = fetched.get(index);
+                        if (next.isDone()) {
+                            fetched.set(index, null);
+                            handedOver++;
+                        }
                     }
-                } catch (Throwable t) {   // a part's buffer cannot be allocated, say: the read fails, never hangs
-                    fail(t);
+                    if (!next.isDone()) {
+                        next.whenComplete((part, failure) -> handOverArrived());
+                        return;
+                    }
+                    FetchedPart part;
+                    try {
+                        part = next.join();
+                    } catch (CompletionException | CancellationException e) {
+                        failWith(Retrier.unwrap(e));
+                        return;
+                    }
+                    handOver(index, part);
                 }
-            });
+            } catch (Throwable t) {   // a part's buffer cannot be allocated, say: the read fails, never hangs
+                fail(t);
+            }
         }
 
         private void handOver(int index, FetchedPart part) {
-            synchronized (this) {
-                fetched.set(index, null);
-            }
-            if (result.isDone()) {
-                return;
-            }
             if (index == 0) {
                 version = part.eTag();
             } else if (!version.equals(part.eTag())) {
@@ -338,12 +356,12 @@ public final class S3Backend implements ObjectBackend {
                     fetch(index + ahead);
                 }
             }
-            handOverWhenFetched(index + 1);
         }
 
         /** Fails the read with {@code cause}; a 416 is first turned into the error naming the object's size. */
         private void failWith(Throwable cause) {
             if (cause instanceof S3Errors.InvalidRange) {
+                requests.cancelAll();
                 whenInvalidRange(cause, key, fullKey, range).whenComplete((never, named) -> fail(named == null
                         ? cause : Retrier.unwrap(named)));
                 return;
