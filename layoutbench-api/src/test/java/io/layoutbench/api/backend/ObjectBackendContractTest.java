@@ -2,6 +2,7 @@ package io.layoutbench.api.backend;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.layoutbench.api.metrics.MetricsSnapshot;
 import io.layoutbench.api.metrics.QueryMetrics;
@@ -66,6 +67,14 @@ public abstract class ObjectBackendContractTest {
 
     /** A new, empty backend. Called once before each test. */
     protected abstract ObjectBackend newBackend();
+
+    /**
+     * Whether a read of an object of several MiB sees one version when it is replaced by one of the same size
+     * meanwhile. Every backend should; a backend that documents otherwise says false, and the test of it is skipped.
+     */
+    protected boolean readsOfLargeObjectsSeeOneVersion() {
+        return true;
+    }
 
     /** Size of the object in {@link #largeObjectsReadInRangesAndWhole()}; lower it for slow backends. */
     protected int largeObjectSize() {
@@ -544,7 +553,8 @@ public abstract class ObjectBackendContractTest {
     }
 
     @Test
-    void streamedReadersSeeOneVersionWholeOrFailSayingItChanged() throws Exception {
+    void streamedReadersSeeOneVersionWholeOrFailNamingTheObject() throws Exception {
+        assumeTrue(readsOfLargeObjectsSeeOneVersion(), "this backend documents that large reads may mix versions");
         String key = "streamed/swap.bin";
         int size = Math.min(largeObjectSize(), 9 << 20);   // more than one part of an S3 read
         backend.put(key, TestBytes.of("version-a", size));
@@ -553,8 +563,8 @@ public abstract class ObjectBackendContractTest {
             Streamed streamed = new Streamed();
             try {
                 ObjectBackend.await(backend.streamRangeAsync(key, ByteRange.of(0, size), streamed));
-            } catch (StorageException e) {
-                assertThat(e).hasMessageContaining("overwritten while being read");
+            } catch (StorageException e) {   // S3: "overwritten while being read"; FAC: its blocks were replaced
+                assertThat(e).hasMessageContaining(key);
                 return;
             }
             ByteBuffer got = streamed.bytes();

@@ -19,6 +19,16 @@ class FlightNodeBackendContractTest extends ObjectBackendContractTest {
         return new FlightNodeBackend(server.uri());
     }
 
+    /**
+     * A node serves a read of more than 1 MiB as several reads of its backend, so an object replaced by one of the
+     * same size meanwhile may come back mixed, as {@link StorageNodeServer} documents (FAC never replaces a block with
+     * different bytes). Found by the streamed-read overwrite race: 1 run in 2 mixed at the 6 MiB boundary.
+     */
+    @Override
+    protected boolean readsOfLargeObjectsSeeOneVersion() {
+        return false;
+    }
+
     @AfterEach
     void stopServer() {
         server.close();
