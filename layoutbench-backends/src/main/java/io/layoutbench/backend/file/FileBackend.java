@@ -412,26 +412,37 @@ public final class FileBackend implements ObjectBackend {
 
     /** Reads {@code range} of {@code path}, or all of it if {@code range} is null, on an I/O thread. */
     private ByteBuffer read(RequestKind kind, String key, Path path, ByteRange range, long startNanos) {
-        Path link = firstLinkOnReadPath(path);
-        if (link != null) {   // the message only then: a read is too frequent to build one each time
-            throw linkRefused(range == null ? "read" : "read range " + range + " of", key, link, null);
-        }
-        try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
+        String what = range == null ? "read" : "read range " + range + " of";
+        try (FileChannel channel = openToRead(what, key, path)) {
             long size = channel.size();
             ByteRange wanted = range != null ? range : whole(key, size);
-            if (!wanted.fitsIn(size)) {
-                throw new RangeNotSatisfiableException(key, wanted, size);
-            }
-            if (wanted.length() == 0 && !Files.isRegularFile(path)) {
-                throw notFound(key, path);   // a directory opens fine on Linux; only a real read would fail
-            }
+            checkRange(key, path, wanted, size);
             ByteBuffer buffer = ByteBuffer.allocate((int) wanted.length());
             fill(channel, buffer, wanted.offset(), key, path, wanted, size);
             metrics.onFirstByte(kind, System.nanoTime() - startNanos);
             metrics.onBytesReceived(kind, wanted.length());
             return buffer.flip().asReadOnlyBuffer();
         } catch (IOException e) {
-            throw translate(e, range == null ? "read" : "read range " + range + " of", key, path);
+            throw translate(e, what, key, path);
+        }
+    }
+
+    /** Opens {@code path} to read, refusing a symbolic link on its way from the root ({@code what}: for errors). */
+    private FileChannel openToRead(String what, String key, Path path) throws IOException {
+        Path link = firstLinkOnReadPath(path);
+        if (link != null) {   // the message only then: a read is too frequent to build one each time
+            throw linkRefused(what, key, link, null);
+        }
+        return FileChannel.open(path, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS);
+    }
+
+    /** Checks that {@code wanted} lies within the file of {@code size} bytes at {@code path}. */
+    private void checkRange(String key, Path path, ByteRange wanted, long size) {
+        if (!wanted.fitsIn(size)) {
+            throw new RangeNotSatisfiableException(key, wanted, size);
+        }
+        if (wanted.length() == 0 && !Files.isRegularFile(path)) {
+            throw notFound(key, path);   // a directory opens fine on Linux; only a real read would fail
         }
     }
 
@@ -440,31 +451,25 @@ public final class FileBackend implements ObjectBackend {
      * {@code result} is cancelled.
      */
     private void stream(String key, Path path, ByteRange range, Consumer<ByteBuffer> pieces, long startNanos,
-            CompletableFuture<Void> result) throws IOException {
-        Path link = firstLinkOnReadPath(path);
-        if (link != null) {
-            throw linkRefused("read range " + range + " of", key, link, null);
-        }
-        try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
+            CompletableFuture<Void> result) {
+        String what = "read range " + range + " of";
+        try (FileChannel channel = openToRead(what, key, path)) {
             long size = channel.size();
-            if (!range.fitsIn(size)) {
-                throw new RangeNotSatisfiableException(key, range, size);
-            }
+            checkRange(key, path, range, size);
             if (range.length() == 0) {
-                if (!Files.isRegularFile(path)) {
-                    throw notFound(key, path);
-                }
                 metrics.onFirstByte(RequestKind.RANGE_GET, System.nanoTime() - startNanos);   // as a read counts it
                 return;
             }
             ByteBuffer buffer = ByteBuffer.allocate((int) Math.min(STREAM_PIECE_BYTES, range.length()));
             ByteBuffer piece = buffer.asReadOnlyBuffer();
             long position = range.offset();
+            boolean first = true;
             while (position < range.end() && !result.isDone()) {
                 buffer.clear().limit((int) Math.min(buffer.capacity(), range.end() - position));
                 position = fill(channel, buffer, position, key, path, range, size);
-                if (position - buffer.limit() == range.offset()) {
+                if (first) {
                     metrics.onFirstByte(RequestKind.RANGE_GET, System.nanoTime() - startNanos);
+                    first = false;
                 }
                 metrics.onBytesReceived(RequestKind.RANGE_GET, buffer.limit());
                 try {
@@ -474,7 +479,7 @@ public final class FileBackend implements ObjectBackend {
                 }
             }
         } catch (IOException e) {
-            throw translate(e, "read range " + range + " of", key, path);
+            throw translate(e, what, key, path);
         }
     }
 

@@ -290,12 +290,8 @@ public final class S3Backend implements ObjectBackend {
             AtomicReference<GetObjectResponse> response = new AtomicReference<>();
             byte[] bytes = new byte[(int) part.length()];
             fetched.add(requests.add(readPart(RequestKind.RANGE_GET, key, fullKey, range, part, null, answer -> {
-                long size = totalSize(answer);
-                if (!range.fitsIn(size)) {
-                    throw new RangeNotSatisfiableException(key, range, size);
-                }
                 response.set(answer);
-                return ByteBuffer.wrap(bytes);
+                return checkedSlice(key, range, part, answer, ByteBuffer.wrap(bytes), 0);
             })).thenApply(done -> new FetchedPart(ByteBuffer.wrap(bytes).asReadOnlyBuffer(),
                     String.valueOf(response.get().eTag()))));
         }
